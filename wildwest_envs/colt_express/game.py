@@ -1,0 +1,41 @@
+"""Colt Express bound into the library's batched ``Game`` API (``core.game``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import Game
+from . import invariants, observation, render, rules
+from .data import MAX_PLAYERS, MIN_PLAYERS, N_ACTIONS
+from .options import carriages_array, characters_array, parse_options
+from .state import STATE_DTYPE
+
+
+def _init(states: np.ndarray, seeds: np.ndarray, options: dict) -> None:
+    """Set up fresh games with the parsed options (§3)."""
+    rules.init(states, seeds, options["num_players"], options["expert"], options["auto_resolve_forced"],
+               options["max_decisions"], characters_array(options), carriages_array(options))
+
+
+GAME = Game(
+    name="colt_express_v0",
+    state_dtype=STATE_DTYPE,
+    n_actions=N_ACTIONS,
+    obs_layout=observation.OBS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    parse_options=parse_options,
+    init_kernel=_init,
+    legal_mask_kernel=rules.legal_mask,
+    step_kernel=rules.step,
+    observe_kernel=observation.observe,
+    scores_kernel=rules.scores,
+    tiebreak_kernel=rules.tiebreak,
+    action_to_string_fn=render.action_to_string,
+    render_ansi_fn=render.render_ansi,
+    render_rgb_fn=render.render_rgb,
+    validate_state_fn=invariants.validate_state,
+    invariants_kernel=invariants.check_invariants,
+    invariant_messages=invariants.INVARIANT_MESSAGES,
+    score_scale=1000.0,
+)

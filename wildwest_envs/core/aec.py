@@ -1,0 +1,156 @@
+"""The generic PettingZoo ``AECEnv`` over a ``Game`` (STYLE.md §11).
+
+A game's ``env.py`` subclasses ``GameAECEnv`` with its ``game`` and
+``metadata``; this class maps agents to seats, runs the kernels on a batch of
+one, keeps PettingZoo's bookkeeping and contains no rules.
+
+Seeding: ``reset(seed=s)`` plays game 0 of run ``s``; each later ``reset()``
+without a seed plays the next game of the same run (``core.rng.game_seed(s, k)``),
+so a sequence of episodes is reproducible from the first seed. Before any seed
+is given, the run seed is drawn from the operating system.
+
+Rewards arrive at the end of the game (``Game.returns`` with the env's
+``reward_mode``); a game that reaches the turn cap (option ``max_decisions``) is
+truncated for every agent with zero reward. ``infos`` hold nothing before the
+end; at the end each agent's info has ``scores`` (by seat), ``winners`` and
+``truncated``.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import EzPickle
+
+from .game import REWARD_MODES, Game
+from .rng import game_seed
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo name of a seat."""
+    return f"player_{seat}"
+
+
+class GameAECEnv(AECEnv, EzPickle):
+    """PettingZoo AEC environment of one game; subclasses set ``game`` and ``metadata``."""
+
+    game: Game
+    metadata: dict = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
+
+    def __init__(self, render_mode: str | None = None, reward_mode: str = "win", **options):
+        EzPickle.__init__(self, render_mode=render_mode, reward_mode=reward_mode, **options)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}")
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
+        self.render_mode = render_mode
+        self.reward_mode = reward_mode
+        self.options = self.game.parse_options(**options)
+        n_players = self.options["num_players"]
+        self.possible_agents = [agent_name(s) for s in range(n_players)]
+        self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.game.obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.game.n_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.n_actions) for a in self.possible_agents}
+        self._run_seed: int | None = None
+        self._episode = 0
+        self.states: np.ndarray | None = None
+
+    # ---- spaces ------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The ``Dict(observation, action_mask)`` space of an agent."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The ``Discrete(n_actions)`` space of an agent."""
+        return self.action_spaces[agent]
+
+    # ---- episode -------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game (see the module docstring for seeding)."""
+        if options:
+            raise ValueError(f"reset() takes no options ({sorted(options)}); pass game options to env()")
+        if seed is not None:
+            self._run_seed, self._episode = int(seed), 0
+        elif self._run_seed is None:
+            self._run_seed, self._episode = int(np.random.SeedSequence().entropy % 2**63), 0
+        else:
+            self._episode += 1
+        self.states = self.game.init(np.array([game_seed(self._run_seed, self._episode)], np.uint64),
+                                     **self.options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(int(self.states[0]["current"]))
+
+    def observe(self, agent: str) -> dict:
+        """``{"observation", "action_mask"}`` of ``agent``; the mask is all 0 off turn."""
+        seat = self._seat[agent]
+        observation = self.game.observe(self.states, np.array([seat]))[0]
+        mask = np.zeros(self.game.n_actions, dtype=np.int8)
+        if int(self.states[0]["current"]) == seat and not self._game_over():
+            mask = self.game.legal_mask(self.states)[0]
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action) -> None:
+        """Apply ``action`` of ``agent_selection``; ``None`` for a finished agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only valid after the game has ended")
+        self.game.step(self.states, np.array([self.game._check_action_id(action)]))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._game_over():
+            self._finish()
+        else:
+            self.agent_selection = agent_name(int(self.states[0]["current"]))
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # ---- rendering ------------------------------------------------------------------
+    def render(self):
+        """The board as text (``ansi``), printed (``human``) or a picture (``rgb_array``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode to env()")
+            return None
+        if self.states is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.states[0])
+        text = self.game.render_ansi(self.states[0])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ---- private --------------------------------------------------------------------
+    def _game_over(self) -> bool:
+        return bool(self.game.terminal(self.states)[0] or self.game.truncated(self.states)[0])
+
+    def _finish(self) -> None:
+        truncated = bool(self.game.truncated(self.states)[0])
+        returns = self.game.returns(self.states, self.reward_mode)[0]
+        scores = self.game.scores(self.states)[0]
+        winners = [agent_name(s) for s in np.flatnonzero(self.game.winners(self.states)[0])]
+        for agent in self.agents:
+            seat = self._seat[agent]
+            self.rewards[agent] = float(returns[seat])
+            self.terminations[agent] = not truncated
+            self.truncations[agent] = truncated
+            self.infos[agent] = {"scores": {agent_name(s): int(scores[s]) for s in range(len(self.possible_agents))},
+                                 "winners": winners, "truncated": truncated}

@@ -1,0 +1,48 @@
+"""Uniform sampling of legal actions for batches of games (numba)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .rng import game_seeds, mix64
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, parallel=True)
+def sample_legal(masks: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+    """``out[b]`` = a uniform legal action of row ``b`` (-1 for an all-zero row).
+
+    ``rng`` is one splitmix64 state per row, advanced in place, so the samples of
+    a row do not depend on the batch size or the thread that draws them.
+    """
+    for b in prange(masks.shape[0]):
+        n_legal = 0
+        for a in range(masks.shape[1]):
+            n_legal += masks[b, a]
+        if n_legal == 0:
+            out[b] = -1
+            continue
+        rng[b] = np.uint64(rng[b]) + _GOLDEN
+        hi = mix64(rng[b]) >> np.uint64(32)
+        k = np.int64((hi * np.uint64(n_legal)) >> np.uint64(32))
+        for a in range(masks.shape[1]):
+            if masks[b, a]:
+                if k == 0:
+                    out[b] = a
+                    break
+                k -= 1
+
+
+class LegalSampler:
+    """Uniform random legal actions for a batch, seeded per row."""
+
+    def __init__(self, batch_size: int, seed: int = 0):
+        self.rng = game_seeds(seed ^ 0x5A5A5A5A, batch_size)
+        self.out = np.zeros(batch_size, dtype=np.int64)
+
+    def __call__(self, masks: np.ndarray) -> np.ndarray:
+        """One legal action per row of ``masks`` (-1 for rows without any)."""
+        sample_legal(masks, self.rng, self.out)
+        return self.out
