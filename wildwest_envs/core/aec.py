@@ -73,9 +73,11 @@ class GameAECEnv(AECEnv, EzPickle):
 
     # ---- episode -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game (see the module docstring for seeding)."""
-        if options:
-            raise ValueError(f"reset() takes no options ({sorted(options)}); pass game options to env()")
+        """Start a new game (see the module docstring for seeding).
+
+        ``options`` is accepted for PettingZoo compatibility and ignored: game
+        options are fixed when the env is built (``env(**options)``).
+        """
         if seed is not None:
             self._run_seed, self._episode = int(seed), 0
         elif self._run_seed is None:

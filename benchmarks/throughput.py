@@ -1,0 +1,203 @@
+"""Throughput of every registered game, side by side with the anchors, in one run.
+
+Measures random legal play (decisions per second, mask and sampling included):
+
+* anchors: PettingZoo ``connect_four_v3`` through its AEC API and, when
+  ``pyspiel`` is installed, OpenSpiel ``backgammon`` through its Python API;
+* each game through its PettingZoo AEC API;
+* each game through its batched engine at B = 1, 1024 and 8192 on 1 and 2
+  threads (``legal_mask`` -> ``sample_legal`` -> ``step``, finished games
+  re-dealt in place);
+
+then the compile time of the kernels (cold, into an empty numba cache, and
+cached, both in fresh subprocesses) and the bytes of one game state. Prints a
+Markdown table with ratios to ``connect_four_v3`` and writes it with
+``--output``::
+
+    python -m benchmarks.throughput --output benchmarks/results/throughput.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def _timed_loop(body, seconds: float) -> float:
+    """Run ``body() -> decisions`` repeatedly for ``seconds``; decisions per second."""
+    decisions, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        decisions += body()
+    return decisions / (time.perf_counter() - start)
+
+
+def aec_random_play(make_env, seconds: float, seed: int = 0) -> float:
+    """Decisions per second of uniform legal play through a PettingZoo AEC env."""
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+
+    def one_game() -> int:
+        env.reset(seed=int(rng.integers(2**31)))
+        n = 0
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            n += 1
+        return n
+
+    return _timed_loop(one_game, seconds)
+
+
+def openspiel_random_play(seconds: float, seed: int = 0) -> float | None:
+    """Decisions per second of uniform play of OpenSpiel backgammon (None without pyspiel)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("backgammon")
+    rng = np.random.default_rng(seed)
+
+    def one_game() -> int:
+        state, n = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.integers(len(legal))])
+                n += 1
+        return n
+
+    return _timed_loop(one_game, seconds)
+
+
+def batched_random_play(game, batch_size: int, threads: int, seconds: float, seed: int = 0,
+                        **options) -> float:
+    """Decisions per second of uniform legal play of ``batch_size`` games at once."""
+    import numba
+
+    from wildwest_envs.core.sampling import LegalSampler
+
+    numba.set_num_threads(threads)
+    states = game.init_batch(batch_size, seed, **options)
+    masks = np.zeros((batch_size, game.n_actions), dtype=np.int8)
+    sample = LegalSampler(batch_size, seed)
+    next_game = [batch_size]
+
+    def one_step() -> int:
+        game.legal_mask(states, masks)
+        actions = sample(masks)
+        live = int(np.count_nonzero(actions >= 0))
+        game.step(states, actions, check=False)
+        ended = np.flatnonzero(states["done"] | (states["n_decisions"] >= states["max_decisions"]))
+        if len(ended):
+            states[ended] = game.init_batch(len(ended), seed, next_game[0], **options)
+            next_game[0] += len(ended)
+        return live
+
+    one_step()  # warm-up (compilation is measured separately)
+    return _timed_loop(one_step, seconds)
+
+
+def compile_times(game_name: str) -> tuple[float, float]:
+    """Seconds to import and run every kernel once: into an empty cache, then cached."""
+    script = (
+        "import time, numpy as np; t = time.perf_counter();"
+        "from wildwest_envs.registry import get_game; g = get_game(%r);"
+        "s = g.init_batch(2, 0); m = g.legal_mask(s); a = np.argmax(m, axis=1);"
+        "g.step(s, a); g.observe(s); g.returns(s); g.invariant_violations(s);"
+        "print(time.perf_counter() - t)" % game_name
+    )
+    results = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                                 check=True)
+            results.append(float(out.stdout.strip().splitlines()[-1]))
+    return results[0], results[1]
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def run(seconds: float, batch_sizes: list[int], thread_counts: list[int], games: list[str]) -> str:
+    """Measure everything and return the Markdown report."""
+    import numba
+    import pettingzoo
+
+    from wildwest_envs.registry import GAMES, game_module
+
+    lines = []
+    say = lines.append
+    say("# Throughput: random legal play, decisions per second\n")
+    say(f"- machine: {_cpu_name()}, {os.cpu_count()} cores; python {platform.python_version()}, "
+        f"numpy {np.__version__}, numba {numba.__version__}, pettingzoo {pettingzoo.__version__}")
+    say(f"- {seconds:.0f} s per measurement after warm-up; seed 0; ratios to connect_four_v3 AEC of this run\n")
+
+    from pettingzoo.classic import connect_four_v3
+    anchor = aec_random_play(connect_four_v3.env, seconds)
+    rows = [("PettingZoo connect_four_v3", "AEC API", anchor)]
+    spiel = openspiel_random_play(seconds)
+    if spiel is not None:
+        rows.append(("OpenSpiel backgammon", "pyspiel API", spiel))
+    notes = []
+    for name in games or list(GAMES):
+        module = game_module(name)
+        game = module.GAME
+        rows.append((name, "AEC API", aec_random_play(module.env, seconds)))
+        for threads in thread_counts:
+            for batch in batch_sizes:
+                rate = batched_random_play(game, batch, threads, seconds)
+                rows.append((name, f"batched B={batch}, {threads} thread{'s' * (threads > 1)}", rate))
+        cold, cached = compile_times(name)
+        notes.append(f"- {name}: kernels compile cold in {cold:.1f} s, load from cache in {cached:.1f} s; "
+                     f"one game state is {game.state_bytes} bytes")
+
+    say("| environment | interface | decisions/s | × connect_four_v3 |")
+    say("|---|---|---:|---:|")
+    for env_name, interface, rate in rows:
+        say(f"| {env_name} | {interface} | {rate:,.0f} | {rate / anchor:.2f} |")
+    say("")
+    lines.extend(notes)
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per row")
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1, 1024, 8192])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--games", nargs="*", default=[], help="registered games (default: all)")
+    parser.add_argument("--output", help="also write the Markdown table to this file")
+    args = parser.parse_args()
+    report = run(args.seconds, args.batch_sizes, args.threads, args.games)
+    print(report)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(report)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""The batched ``Game`` API, saving/loading and bad input, for every registered game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.conftest import GAME_NAMES
+from wildwest_envs import make
+from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.core.sampling import LegalSampler
+from wildwest_envs.core.vector import VectorEnv
+from wildwest_envs.registry import canonical_name, get_game
+
+
+def play_random(game, states, n_steps: int, seed: int = 0) -> None:
+    """Advance every game of ``states`` by up to ``n_steps`` uniform legal actions."""
+    sample = LegalSampler(len(states), seed)
+    for _ in range(n_steps):
+        game.step(states, sample(game.legal_mask(states)), check=False)
+
+
+def mid_game_state(game, seed: int = 0, n_steps: int = 40, **options):
+    states = game.init_batch(1, seed, **options)
+    play_random(game, states, n_steps, seed)
+    return states
+
+
+# ---- registry and make ------------------------------------------------------------
+def test_make_accepts_short_and_versioned_names():
+    """``make`` knows every game by its short and its versioned name."""
+    for name in GAME_NAMES:
+        short = name.rsplit("_v", 1)[0]
+        assert canonical_name(short) == name
+        assert make(short).unwrapped.metadata["name"] == name
+
+
+def test_make_rejects_an_unknown_game():
+    """An unknown game name is a clear ValueError listing the registered games."""
+    with pytest.raises(ValueError, match="unknown game 'chess'.*colt_express_v0"):
+        make("chess")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_unknown_option_is_rejected(name):
+    """An unknown option names itself and the known ones."""
+    with pytest.raises(ValueError, match="unknown .*option.*'speed'"):
+        make(name, speed=3)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("bad", [0, 1, 99, -3, 2.5, "three", True, None])
+def test_wrong_player_count_is_rejected(name, bad):
+    """A player count outside the game's range (or not an integer) is a clear ValueError."""
+    with pytest.raises(ValueError, match="num_players"):
+        make(name, num_players=bad)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_bad_reward_and_render_modes_are_rejected(name):
+    """``reward_mode`` and ``render_mode`` are checked when the env is built."""
+    with pytest.raises(ValueError, match="reward_mode"):
+        make(name, reward_mode="money")
+    with pytest.raises(ValueError, match="render_mode"):
+        make(name, render_mode="svg")
+
+
+# ---- stepping: bad actions change nothing ----------------------------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_illegal_and_malformed_actions_raise_and_change_nothing(name):
+    """Illegal, out-of-range, float, bool and None actions raise ValueError; the state is unchanged."""
+    env = make(name)
+    env.reset(seed=5)
+    raw = env.unwrapped
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = raw.states.tobytes()
+    for action, pattern in [(illegal, "illegal action"), (-1, "out of range"), (raw.game.n_actions, "out of range"),
+                            (10**12, "out of range"), (1.0, "integer"), (True, "integer"), ("3", "integer"),
+                            (None, "must act")]:
+        with pytest.raises(ValueError, match=pattern):
+            env.step(action)
+        assert raw.states.tobytes() == before
+    env.step(np.int16(np.flatnonzero(mask)[0]))  # numpy integers are fine
+    assert raw.states.tobytes() != before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_batched_step_checks_every_game_before_changing_any(name):
+    """``Game.step`` rejects a batch with one illegal action and leaves all games as they were."""
+    game = get_game(name)
+    states = game.init_batch(4, 0)
+    masks = game.legal_mask(states)
+    actions = np.argmax(masks, axis=1)
+    actions[2] = int(np.flatnonzero(masks[2] == 0)[0])
+    before = states.tobytes()
+    with pytest.raises(ValueError, match="illegal action .* in game 2"):
+        game.step(states, actions)
+    assert states.tobytes() == before
+    with pytest.raises(ValueError, match="expected 4 actions"):
+        game.step(states, actions[:3])
+    with pytest.raises(ValueError, match="integers"):
+        game.step(states, actions.astype(float))
+    assert states.tobytes() == before
+
+
+# ---- JSON -------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_json_round_trip_then_identical_future(name):
+    """A saved mid-game state loads byte-identical and replays the same future."""
+    game = get_game(name)
+    states = mid_game_state(game, seed=3)
+    text = game.to_json(states[0])
+    loaded = game.from_json(text)
+    assert loaded.tobytes() == states.tobytes()
+    assert "current" in json.loads(text)["state"]
+    play_random(game, states, 30, seed=9)
+    play_random(game, loaded, 30, seed=9)
+    assert loaded.tobytes() == states.tobytes()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_corrupt_json_is_rejected_with_the_problem_named(name):
+    """Malformed or inconsistent saved states raise ValueError naming the problem."""
+    game = get_game(name)
+    document = json.loads(game.to_json(mid_game_state(game, seed=4)[0]))
+    fields = document["state"]
+    first_array = next(k for k, v in fields.items() if isinstance(v, list))
+    cases = [
+        ("not json {", "not valid JSON"),
+        (json.dumps({"game": "other_v0", "state": fields}), "of game 'other_v0'"),
+        (json.dumps({"game": name, "state": {k: v for k, v in fields.items() if k != "current"}}),
+         r"missing fields \['current'\]"),
+        (json.dumps({"game": name, "state": dict(fields, colour=1)}), r"unknown fields \['colour'\]"),
+        (json.dumps({"game": name, "state": dict(fields, current=1.5)}), "'current' must hold integers"),
+        (json.dumps({"game": name, "state": dict(fields, current=10**6)}), "'current' value 1000000 does not fit"),
+        (json.dumps({"game": name, "state": dict(fields, **{first_array: [1]})}), f"'{first_array}' has shape"),
+        (json.dumps({"game": name, "state": dict(fields, num_players=9)}), "num_players"),
+    ]
+    for text, pattern in cases:
+        with pytest.raises(ValueError, match=pattern):
+            game.from_json(text)
+
+
+# ---- seeds, clones, reseed -----------------------------------------------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_same_seed_same_game_whatever_the_batch(name):
+    """Game i of run s is the same record alone, in a batch of 8, or at another position."""
+    game = get_game(name)
+    alone = game.init(game_seeds(11, 1, offset=5))
+    batch = game.init_batch(8, 11)
+    assert batch[5].tobytes() == alone[0].tobytes()
+    play_random(game, batch, 50, seed=2)
+    assert not np.array_equal(batch["rng"][0], batch["rng"][1])
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_different_seeds_give_different_deals(name):
+    """Different seeds give different games."""
+    game = get_game(name)
+    states = game.init_batch(16, 0)
+    rows = {s.tobytes() for s in states}
+    assert len(rows) == 16
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_clone_replays_identically_and_reseed_changes_only_chance(name):
+    """A clone replays the same future; ``reseed`` changes no observation of any seat."""
+    game = get_game(name)
+    states = mid_game_state(game, seed=6, n_steps=10)
+    clone = game.clone(states)
+    reseeded = game.clone(states)
+    game.reseed(reseeded, 12345)
+    seats = range(int(states["num_players"][0]))
+    for seat in seats:
+        assert np.array_equal(game.observe(states, seat), game.observe(reseeded, seat))
+    assert np.array_equal(game.legal_mask(states), game.legal_mask(reseeded))
+    play_random(game, states, 400, seed=1)
+    play_random(game, clone, 400, seed=1)
+    assert clone.tobytes() == states.tobytes()
+
+
+# ---- action names ------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_action_strings_round_trip(name):
+    """``string_to_action(action_to_string(a)) == a`` for every legal action of many states."""
+    game = get_game(name)
+    states = game.init_batch(6, 8)
+    for _ in range(25):
+        masks = game.legal_mask(states)
+        for b in range(len(states)):
+            for action in np.flatnonzero(masks[b]):
+                text = game.action_to_string(states[b], int(action))
+                assert game.string_to_action(states[b], text) == action
+        play_random(game, states, 7, seed=_)
+    with pytest.raises(ValueError, match="no action named"):
+        game.string_to_action(states[0], "dance a jig")
+
+
+# ---- rewards ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_reward_modes_agree_with_scores(name):
+    """win: +1 exactly for the best score (tie-break applied); rank in [-1, 1]; score = score/scale."""
+    game = get_game(name)
+    states = game.init_batch(64, 21)
+    play_random(game, states, 2000, seed=3)
+    assert states["done"].all()
+    scores = game.scores(states)
+    win, rank, score = (game.returns(states, m) for m in ("win", "rank", "score"))
+    for b in range(len(states)):
+        n = int(states["num_players"][b])
+        best = scores[b, :n].max()
+        assert set(np.flatnonzero(win[b, :n] > 0)) <= set(np.flatnonzero(scores[b, :n] == best))
+        assert (win[b, :n] > 0).any() and np.all(np.abs(win[b, :n]) == 1)
+        assert np.all((-1 <= rank[b, :n]) & (rank[b, :n] <= 1))
+        assert np.allclose(score[b, :n], scores[b, :n] / game.score_scale)
+        assert np.all(win[b, n:] == 0)
+
+
+# ---- vector env --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_vector_env_autoresets_and_reports_final_rewards(name):
+    """VectorEnv returns arrays, reports each ended game once, and deals a fresh one in its place."""
+    game = get_game(name)
+    venv = VectorEnv(game, 8, seed=1)
+    step = venv.reset()
+    assert step.players.shape == (8,) and step.observations.shape == (8, game.obs_size)
+    assert step.masks.shape == (8, game.n_actions) and step.masks.any(axis=1).all()
+    sample = LegalSampler(8, 0)
+    ended = 0
+    for _ in range(3000):
+        step = venv.step(sample(step.masks))
+        assert step.masks.any(axis=1).all()
+        for b in np.flatnonzero(step.terminated):
+            ended += 1
+            assert step.rewards[b].max() == 1.0
+        assert not step.rewards[~step.terminated].any()
+    assert ended >= 8
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_vector_env_same_seed_same_trajectory(name):
+    """Two vector envs with one seed and the same actions give identical arrays."""
+    game = get_game(name)
+    a, b = VectorEnv(game, 4, seed=7), VectorEnv(game, 4, seed=7)
+    sa, sb = a.reset(), b.reset()
+    sample = LegalSampler(4, 3)
+    for _ in range(300):
+        actions = sample(sa.masks).copy()
+        np.random.random()  # the global generators play no part
+        sa, sb = a.step(actions), b.step(actions)
+        assert np.array_equal(sa.observations, sb.observations)
+        assert np.array_equal(sa.rewards, sb.rewards)

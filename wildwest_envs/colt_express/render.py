@@ -1,0 +1,557 @@
+"""Action names, a text board and a picture of one Colt Express game (read-only).
+
+Public functions:
+
+* ``action_to_string(state, action)`` / ``string_to_action(state, text)``: short,
+  stable action names (§11.2) and their inverse;
+* ``render_ansi(state)``: a text board;
+* ``render_rgb(state)``: a ``(500, 1000, 3)`` uint8 picture (needs matplotlib).
+
+Each accepts one record (``states[b]``) or a batch of one (``states[b:b+1]``) and
+never writes to it.
+
+Decisions taken where the brief or the spec is silent:
+
+* **Public view.** Both renders show only what is public (§10.1) plus whose
+  decision it is: never hand contents (sizes only), never the order of a draw
+  deck, never a face-down pile card before it is revealed (``??``), never a
+  future round card, never a purse value before the end of the game. During a
+  seat's expert KEEP decision its hand and discard sizes are shown as they were
+  before the decision (§4.4). Any player, a HumanAgent included, may see them.
+  At the end the purse values on the character cards, the scores and the
+  winners are shown (§10.1, G35).
+* **Train orientation.** The locomotive is drawn at the RIGHT end, like the box
+  art; the last car (the caboose) is at the left. Each car is labelled with its
+  index and carriage type, and has a ``roof`` row and an ``inside`` row.
+* **Loot on the train** is shown as counts: ``P3`` purses, ``J1`` jewels,
+  ``S1`` strongboxes; purse ids held by bandits are listed (``#0 #7``), since
+  actions name purse tokens by id (§10.3).
+* **Revealed pile cards.** A face-down card is revealed when it becomes the card
+  being resolved (G22): during Stealin' every card up to ``resolving`` shows its
+  face; cards before it are marked ``done``, the one being resolved ``>...<``.
+* **Action names.** The action id fixes the frame of the text, the pending
+  decision picks the verb (``move to`` / ``marshal to`` / ``knock to`` for a
+  car, ``shoot`` / ``punch`` for a bandit, ``take`` / ``knock loose`` for loot),
+  and the state supplies only names. Ids that mean nothing in the decision
+  still get a name (``car 3``, ``bandit 2``, ``purse 5``); card codes that do
+  not exist in the game read ``card code k``. With 2 players a card names its
+  bandit (``play Fire of Tuco (face down)``); the team's Marshal card (code 5)
+  is Ghost's when the team has Ghost, otherwise the slot-0 bandit's (§3.3).
+  Names never show purse values. Two ids never give the same text in one state.
+* **Egocentric bandits.** ``BANDIT(r)`` names bandit
+  ``(current * BPS + r) mod B`` (§11.1); with no current seat (game over) it is
+  ``bandit r``.
+* **Agent names** ``player_i`` are used for seat ``i`` (the PettingZoo names).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .data import (A_BANDIT, A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, A_DISCARD, A_DRAW,
+                   A_JEWEL, A_KEEP_REST, A_PLAY_DOWN, A_PLAY_UP, A_PURSE, A_STRONGBOX,
+                   BULLET_CARD, BULLETS_PER_BANDIT, CHARACTER_NAMES, DEC_BULLETS, DEC_FIRE_TARGET,
+                   DEC_KEEP, DEC_MARSHAL_DEST, DEC_MOVE_DEST, DEC_PICKPOCKET,
+                   DEC_PLAN, DEC_PUNCH_DEST, DEC_PUNCH_LOOT, DEC_PUNCH_TARGET, DEC_ROB_LOOT,
+                   EVENT_NAMES, GHOST, GUNSLINGER_BONUS, IN, JEWEL_VALUE, KIND_NAMES, MARSHAL,
+                   N_ACTIONS, N_KINDS, N_LEVELS, N_PURSES, RANSOM_VALUE, ROOF, ROUND_CARD_EVENT,
+                   ROUND_CARD_NAMES, ROUND_CARD_TURNS, STRONGBOX_VALUE, TURN_CODES, TURN_NONE,
+                   TURN_SPEEDUP, TURN_SWITCH, TURN_TUNNEL, PURSE_ON_BANDIT)
+from .state import NOBODY
+
+RGB_SIZE_INCHES = (10.0, 5.0)  # the picture is always 1000 x 500 pixels
+RGB_DPI = 100
+CHARACTER_COLOURS = ("#f4f4f4", "#2e8b3a", "#111111", "#c62828", "#1e5bd8", "#7b2fa8")  # §2.3
+TURN_NAMES = ("none", "normal", "tunnel", "speed-up", "switching")  # §2.7
+EMPTY_CELL = "."
+PILE_ENTRIES_PER_LINE = 8  # pile cards per line of the picture's text panel
+
+
+# ---- reading a record --------------------------------------------------------------
+
+def _record(state: np.ndarray) -> np.void:
+    """The single record of ``state`` (a record, or a batch of exactly one)."""
+    if isinstance(state, np.ndarray) and state.shape != ():
+        if state.shape != (1,):
+            raise ValueError(f"expected one game record, got an array of shape {state.shape}")
+        return state[0]
+    return state[()] if isinstance(state, np.ndarray) else state
+
+
+def _int(record: np.void, field: str) -> int:
+    """A scalar field as a Python int."""
+    return int(record[field])
+
+
+def _agent(seat: int) -> str:
+    """The agent name of a seat."""
+    return f"player_{seat}"
+
+
+def _character(record: np.void, bandit: int) -> str:
+    """The character name of a bandit id, or ``bandit i`` if it is absent."""
+    if 0 <= bandit < _int(record, "n_bandits") and record["character"][bandit] >= 0:
+        return CHARACTER_NAMES[int(record["character"][bandit])]
+    return f"bandit {bandit}"
+
+
+def _seat_of(record: np.void, bandit: int) -> int:
+    """The seat that controls a bandit (§0.2)."""
+    return bandit // _int(record, "bandits_per_seat")
+
+
+def _ego_bandit(record: np.void, r: int) -> int:
+    """The bandit id of egocentric index r for the current seat, or NOBODY (§11.1)."""
+    current, bps, n_bandits = _int(record, "current"), _int(record, "bandits_per_seat"), _int(record, "n_bandits")
+    if current < 0 or n_bandits <= 0 or r >= n_bandits:
+        return NOBODY
+    return (current * bps + r) % n_bandits
+
+
+# ---- card names -------------------------------------------------------------------
+
+def _team_marshal_bandit(record: np.void, seat: int) -> int:
+    """The bandit whose colour the 2-player Marshal card has: Ghost if in the team, else slot 0 (§3.3)."""
+    first = 2 * seat
+    if record["character"][first + 1] == GHOST:
+        return first + 1
+    return first
+
+
+def _card_label(record: np.void, seat: int, code: int) -> str:
+    """The name of card code ``code`` of ``seat``: ``Fire`` (3-6 players) or ``Fire of Tuco`` (2)."""
+    if code == BULLET_CARD:
+        return "bullet card"
+    slot, kind = divmod(code, N_KINDS)
+    bps = _int(record, "bandits_per_seat")
+    if bps == 1:
+        return KIND_NAMES[kind] if slot == 0 else f"card code {code}"
+    if kind == MARSHAL:
+        if slot == 1:
+            return f"card code {code}"  # a team keeps one Marshal card, code 5 (§3.3)
+        return f"Marshal of {_character(record, _team_marshal_bandit(record, seat))}" if seat >= 0 \
+            else "Marshal"
+    if seat < 0:
+        return f"{KIND_NAMES[kind]} of slot {slot}"
+    return f"{KIND_NAMES[kind]} of {_character(record, seat * bps + slot)}"
+
+
+# ---- action names (§11.2) -------------------------------------------------------------
+
+def _place(car: int) -> str:
+    """``locomotive`` for car 0, ``car c`` otherwise (§0.2)."""
+    return "locomotive" if car == 0 else f"car {car}"
+
+
+_CAR_VERBS = {DEC_MOVE_DEST: "move to ", DEC_MARSHAL_DEST: "marshal to ", DEC_PUNCH_DEST: "knock to "}
+_BANDIT_VERBS = {DEC_FIRE_TARGET: "shoot ", DEC_PUNCH_TARGET: "punch "}
+_LOOT_VERBS = {DEC_ROB_LOOT: "take ", DEC_PICKPOCKET: "take ", DEC_PUNCH_LOOT: "knock loose "}
+_FIXED_NAMES = {A_DRAW: "draw 3 cards", A_BULLETS_DISCARD: "discard bullet cards",
+                A_BULLETS_KEEP: "keep bullet cards", A_KEEP_REST: "keep the rest"}
+
+
+def _bandit_action(record: np.void, r: int) -> str:
+    """BANDIT(r): ``shoot Django`` / ``punch Belle``, or ``bandit r`` outside a target decision."""
+    verb = _BANDIT_VERBS.get(_int(record, "decision"))
+    bandit = _ego_bandit(record, r)
+    if verb is None or bandit == NOBODY:
+        return f"bandit {r}"
+    return verb + _character(record, bandit)
+
+
+def _loot_action(record: np.void, token: str) -> str:
+    """PURSE/JEWEL/STRONGBOX: ``take purse 7``, ``knock loose a jewel`` or the bare token."""
+    verb = _LOOT_VERBS.get(_int(record, "decision"))
+    if verb is None:
+        return token.removeprefix("a ")
+    return verb + token
+
+
+def action_to_string(state: np.ndarray, action: int) -> str:
+    """A short name of action id ``action`` (0..72) in ``state`` (§11.2).
+
+    The id decides the frame of the text, the pending decision the verb, and the
+    state only the names (characters, card bandits), so different ids always give
+    different texts in one state. No hidden information is used.
+
+    Raises:
+        ValueError: if ``action`` is not in ``range(N_ACTIONS)``.
+    """
+    record, action = _record(state), int(action)
+    if not 0 <= action < N_ACTIONS:
+        raise ValueError(f"action {action} is outside 0..{N_ACTIONS - 1}")
+    current = _int(record, "current")
+    if action in _FIXED_NAMES:
+        return _FIXED_NAMES[action]
+    if action < A_PLAY_DOWN:
+        return f"play {_card_label(record, current, action - A_PLAY_UP)} (face up)"
+    if action < A_DRAW:
+        return f"play {_card_label(record, current, action - A_PLAY_DOWN)} (face down)"
+    if action < A_BANDIT:
+        return _CAR_VERBS.get(_int(record, "decision"), "") + _place(action - A_CAR)
+    if action < A_PURSE:
+        return _bandit_action(record, action - A_BANDIT)
+    if action < A_JEWEL:
+        return _loot_action(record, f"purse {action - A_PURSE}")
+    if action == A_JEWEL:
+        return _loot_action(record, "a jewel")
+    if action == A_STRONGBOX:
+        return _loot_action(record, "a strongbox")
+    return f"discard {_card_label(record, current, action - A_DISCARD)}"
+
+
+def string_to_action(state: np.ndarray, text: str) -> int:
+    """The action id whose ``action_to_string`` in ``state`` is ``text`` (case and spaces ignored).
+
+    Raises:
+        ValueError: if no action of this state has that name.
+    """
+    wanted = " ".join(text.split()).lower()
+    for action in range(N_ACTIONS):
+        if action_to_string(state, action).lower() == wanted:
+            return action
+    raise ValueError(f"no action is called {text!r} in this state")
+
+
+# ---- public quantities ------------------------------------------------------------------
+
+def _location_purses(record: np.void, car: int, level: int) -> int:
+    """Number of purse tokens lying at (car, level) (§10.1)."""
+    return int(np.count_nonzero(record["purse_location"] == car * N_LEVELS + level))
+
+
+def _held_purses(record: np.void, bandit: int) -> list[int]:
+    """Ids of the purse tokens on a bandit's character card (§10.3)."""
+    return [int(i) for i in np.flatnonzero(record["purse_location"] == PURSE_ON_BANDIT + bandit)]
+
+
+def _public_sizes(record: np.void, seat: int) -> tuple[int, int, int]:
+    """Hand, draw deck and discard sizes of ``seat`` as the other seats see them (§10.1, §4.4).
+
+    During the seat's own KEEP decision the cards already set aside still count
+    as in hand, and not yet as discarded.
+    """
+    hand = int(record["hand"][seat].sum())
+    discard = int(record["discard"][seat].sum())
+    if _int(record, "decision") == DEC_KEEP and _int(record, "current") == seat:
+        hand += int(record["keep_aside"].sum())
+    return hand, int(record["deck_size"][seat]), discard
+
+
+def _is_revealed(record: np.void, index: int) -> bool:
+    """Whether pile card ``index`` shows its face to everybody (§4.5 step 2, G22)."""
+    if not record["pile_down"][index]:
+        return True
+    resolving = _int(record, "resolving")
+    return resolving != NOBODY and index <= resolving
+
+
+def _round_card(record: np.void) -> int:
+    """Id of the current (revealed) round card, or NOBODY before the first reveal."""
+    r = _int(record, "round")
+    card = int(record["round_deck"][r]) if 0 <= r < len(record["round_deck"]) else NOBODY
+    return card if 0 <= card < len(ROUND_CARD_NAMES) else NOBODY
+
+
+def _pattern_text(record: np.void, card: int) -> str:
+    """The turn icons of ``card``, the current PLAN turn in brackets: ``N [T] S``."""
+    marked = _int(record, "turn") if _int(record, "decision") == DEC_PLAN else NOBODY
+    icons = []
+    for t, icon in enumerate(ROUND_CARD_TURNS[card]):
+        if icon != TURN_NONE:
+            icons.append(f"[{TURN_CODES[icon]}]" if t == marked else TURN_CODES[icon])
+    return " ".join(icons)
+
+
+def _bandit_value(record: np.void, bandit: int) -> int:
+    """Loot value of a bandit: true purse values, jewels, strongboxes, ransom (§9.1)."""
+    purses = sum(int(record["purse_value"][i]) for i in _held_purses(record, bandit))
+    return (purses + JEWEL_VALUE * int(record["jewels_held"][bandit])
+            + STRONGBOX_VALUE * int(record["strongboxes_held"][bandit])
+            + RANSOM_VALUE * int(record["ransoms"][bandit]))
+
+
+def final_scores(state: np.ndarray) -> tuple[list[int], list[int]]:
+    """Scores per seat and the winning seats of a game (§9); meaningful at the end.
+
+    Score = loot value of the seat's bandit(s) + $1000 Gunslinger bonus for every
+    seat with the most shots (3-6 players). Winners: highest score, then fewest
+    bullet cards received; remaining ties share the victory.
+    """
+    record = _record(state)
+    n, bps = _int(record, "num_players"), _int(record, "bandits_per_seat")
+    seats = range(n)
+    scores = [sum(_bandit_value(record, s * bps + k) for k in range(bps)) for s in seats]
+    if bps == 1:
+        shots = [BULLETS_PER_BANDIT - int(record["bullets_left"][s]) for s in seats]
+        scores = [score + GUNSLINGER_BONUS * (shots[s] == max(shots)) for s, score in enumerate(scores)]
+    hits = [int(record["bullets_received"][s * bps:(s + 1) * bps].sum()) for s in seats]
+    best = max(scores)
+    fewest = min(hits[s] for s in seats if scores[s] == best)
+    return scores, [s for s in seats if scores[s] == best and hits[s] == fewest]
+
+
+# ---- the text board --------------------------------------------------------------------
+
+def _title_lines(record: np.void) -> list[str]:
+    """Game, round, round card with its turns and event, first player (§4.1, §2.6)."""
+    n, r = _int(record, "num_players"), _int(record, "round")
+    rules = "expert rules" if record["expert"] else "standard rules"
+    head = f"Colt Express, {n} players, {rules} - round {r + 1}/5"
+    card = _round_card(record)
+    if card != NOBODY:
+        event = EVENT_NAMES[int(ROUND_CARD_EVENT[card])]
+        head += f": {ROUND_CARD_NAMES[card]}  {_pattern_text(record, card)}  (event: {event})"
+    return [head, f"first player: {_agent(_int(record, 'first_player'))}"]
+
+
+def _cell(record: np.void, car: int, level: int) -> str:
+    """Bandits, marshal and loot at one location: ``Tuco Marshal P3 J1 S1`` or ``.``."""
+    words = [_character(record, b) for b in range(_int(record, "n_bandits"))
+             if record["bandit_car"][b] == car and record["bandit_level"][b] == level]
+    if level == IN and _int(record, "marshal_car") == car:
+        words.append("Marshal")
+    loc = car * N_LEVELS + level
+    for letter, count in (("P", _location_purses(record, car, level)),
+                          ("J", int(record["floor_jewels"][loc])), ("S", int(record["floor_strongboxes"][loc]))):
+        if count:
+            words.append(f"{letter}{count}")
+    return " ".join(words) or EMPTY_CELL
+
+
+def _train_lines(record: np.void) -> list[str]:
+    """The train, last car at the left, locomotive at the right, a roof and an inside row (§0.2)."""
+    cars = list(range(_int(record, "n_carriages"), -1, -1))
+    headers = [_place(c) if c == 0 else f"car {c} (type {int(record['car_type'][c])})" for c in cars]
+    rows = {"roof": [_cell(record, c, ROOF) for c in cars], "inside": [_cell(record, c, IN) for c in cars]}
+    widths = [max(len(headers[i]), len(rows["roof"][i]), len(rows["inside"][i])) for i in range(len(cars))]
+    lines = ["          " + "   ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    for label, cells in rows.items():
+        lines.append(f"  {label:<8}" + "   ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
+    return lines
+
+
+def _loot_text(record: np.void, bandit: int, reveal: bool) -> str:
+    """Loot on a bandit's card: purse ids (with values at the end), jewels, strongboxes, ransom."""
+    purses = _held_purses(record, bandit)
+    ids = " ".join(f"#{i} ${int(record['purse_value'][i])}" if reveal else f"#{i}" for i in purses)
+    text = f"purses {len(purses)}" + (f" ({ids})" if purses else "")
+    text += f", jewels {int(record['jewels_held'][bandit])}, strongboxes {int(record['strongboxes_held'][bandit])}"
+    ransoms = int(record["ransoms"][bandit])
+    return text + (f", ransom ${RANSOM_VALUE * ransoms}" if ransoms else "")
+
+
+def _bandit_line(record: np.void, bandit: int, reveal: bool) -> str:
+    """One bandit: location, bullets left and received, loot (§10.1)."""
+    level = "roof" if record["bandit_level"][bandit] == ROOF else "inside"
+    where = f"{level} {_place(int(record['bandit_car'][bandit]))}"
+    return (f"    {_character(record, bandit):<9}{where:<18}bullets {int(record['bullets_left'][bandit])} left, "
+            f"{int(record['bullets_received'][bandit])} received; {_loot_text(record, bandit, reveal)}")
+
+
+def _seat_lines(record: np.void) -> list[str]:
+    """Per seat: agent, markers, public card counts, then its bandit(s) (§10.1)."""
+    lines, bps = [], _int(record, "bandits_per_seat")
+    reveal = bool(record["done"])
+    for seat in range(_int(record, "num_players")):
+        hand, deck, discard = _public_sizes(record, seat)
+        marks = ("*" if seat == _int(record, "first_player") else " ") + (">" if seat == _int(record, "current") else " ")
+        text = f"{_agent(seat)} {marks} hand {hand}, deck {deck}"
+        if record["expert"]:
+            text += f", discard {discard}, known bullets on deck top {int(record['known_bullets_on_top'][seat])}"
+        lines.append(text)
+        lines.extend(_bandit_line(record, seat * bps + k, reveal) for k in range(bps))
+    return lines
+
+
+def _pile_entry(record: np.void, index: int) -> str:
+    """One pile card: ``3 player_1 Fire``, ``?? `` if face down and unrevealed, with its resolution mark."""
+    owner = int(record["pile_owner"][index])
+    face = _card_label(record, owner, int(record["pile_card"][index])) if _is_revealed(record, index) else "??"
+    if record["pile_down"][index] and face != "??":
+        face += " (was face down)"
+    text = f"{index + 1} {_agent(owner)} {face}"
+    resolving = _int(record, "resolving")
+    if resolving != NOBODY and index < resolving:
+        return text + " done"
+    return f">{text}<" if index == resolving else text
+
+
+def _pile_lines(record: np.void) -> list[str]:
+    """The pile in play order, first card played first (§4.3, §4.5)."""
+    size = _int(record, "pile_size")
+    if size == 0:
+        return ["pile: empty"]
+    return [f"pile ({size} cards, first played first):"] + [f"  {_pile_entry(record, i)}" for i in range(size)]
+
+
+def _supply_line(record: np.void) -> str:
+    """Neutral bullets and the second strongbox (§2.5, §8.4)."""
+    supply = "removed" if record["supply_removed"] else str(int(record["neutral_supply"]))
+    box = "placed" if record["second_strongbox_placed"] else "beside the train"
+    return f"neutral bullets: {supply}; second strongbox: {box}; marshal: {_place(_int(record, 'marshal_car'))}"
+
+
+def _plan_text(record: np.void) -> str:
+    """The PLAN decision: which turn and play it is (§4.3)."""
+    card, turn = _round_card(record), _int(record, "turn")
+    icon = int(ROUND_CARD_TURNS[card][turn]) if card != NOBODY else TURN_NONE
+    text = f"play a card or draw (turn {turn + 1}, {TURN_NAMES[icon]}"
+    if icon == TURN_SPEEDUP:
+        text += f", play {_int(record, 'play_in_turn') + 1} of 2"
+    if icon == TURN_TUNNEL:
+        text += ", face down"
+    elif icon == TURN_SWITCH:
+        text += ", counter-clockwise"
+    return text + ")"
+
+
+def _decision_text(record: np.void) -> str:
+    """What the pending decision asks, in words (§11.3)."""
+    decision = _int(record, "decision")
+    actor = _character(record, _int(record, "acting_bandit"))
+    victim = _character(record, _int(record, "victim"))
+    texts = {
+        DEC_PLAN: lambda: _plan_text(record),
+        DEC_BULLETS: lambda: "discard or keep the bullet cards in hand",
+        DEC_KEEP: lambda: "choose the action cards to keep for the next round",
+        DEC_MOVE_DEST: lambda: f"where {actor} moves (Move)",
+        DEC_FIRE_TARGET: lambda: f"whom {actor} shoots (Fire)",
+        DEC_ROB_LOOT: lambda: f"which loot {actor} takes (Rob)",
+        DEC_PUNCH_TARGET: lambda: f"whom {actor} punches (Punch)",
+        DEC_PUNCH_LOOT: lambda: f"which loot {victim} loses to {actor}'s punch",
+        DEC_PUNCH_DEST: lambda: f"where {actor} knocks {victim} (Punch)",
+        DEC_MARSHAL_DEST: lambda: f"where the marshal goes ({actor}'s Marshal card)",
+        DEC_PICKPOCKET: lambda: f"which purse {actor} picks (Pickpocketing)",
+    }
+    return texts[decision]() if decision in texts else "none"
+
+
+def _end_lines(record: np.void) -> list[str]:
+    """The pending decision, or the final scores and winners (§9)."""
+    if not record["done"]:
+        if _int(record, "n_decisions") >= _int(record, "max_decisions"):
+            return [f"truncated: the turn cap of {_int(record, 'max_decisions')} decisions was reached"]
+        return [f"decision: {_agent(_int(record, 'current'))} - {_decision_text(record)}"]
+    scores, winners = final_scores(record)
+    lines = ["game over; final scores:"]
+    lines += [f"  {_agent(s)} ${score}" + ("  WINNER" if s in winners else "") for s, score in enumerate(scores)]
+    return lines
+
+
+def render_ansi(state: np.ndarray) -> str:
+    """A text board of the public view of ``state`` and whose decision it is.
+
+    Shows the round card and turn, the train (locomotive at the right), each
+    seat's public counts and bandits, the pile, the neutral supply and the
+    pending decision; at the end the scores and winners. Never hidden values or
+    hand contents, so it is safe to show to any player. Deterministic.
+    """
+    record = _record(state)
+    lines = _title_lines(record) + [""] + _train_lines(record) + [""] + _seat_lines(record)
+    lines += [""] + _pile_lines(record) + [_supply_line(record), ""] + _end_lines(record)
+    return "\n".join(lines) + "\n"
+
+
+# ---- the picture ---------------------------------------------------------------------------
+
+def _new_figure():
+    """A fixed-size Agg figure with one axes spanning it, in data units 0..100 x 0..50."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ImportError("rgb_array rendering needs matplotlib: pip install 'wildwest_envs[render]'") from error
+    fig = Figure(figsize=RGB_SIZE_INCHES, dpi=RGB_DPI, facecolor="#efe6d2")
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, 50)
+    ax.set_axis_off()
+    return fig, ax
+
+
+def _car_x(record: np.void, car: int) -> tuple[float, float]:
+    """Left edge and width of a car's box: the last car at the left, the locomotive at the right."""
+    n_cars = _int(record, "n_carriages") + 1
+    width = 96.0 / n_cars
+    return 2.0 + (n_cars - 1 - car) * width, width
+
+
+def _draw_car(ax, record: np.void, car: int) -> None:
+    """One car: an inside box, a roof line, its label and the loot lying there."""
+    from matplotlib.patches import Rectangle
+
+    x, width = _car_x(record, car)
+    colour = "#5a5a5a" if car == 0 else "#a0522d"
+    ax.add_patch(Rectangle((x + 0.6, 26.0), width - 1.2, 9.0, facecolor=colour, edgecolor="black", lw=1.5))
+    ax.plot([x + 0.6, x + width - 0.6], [35.0, 35.0], color="black", lw=3)
+    if car == 0:  # chimney of the locomotive
+        ax.add_patch(Rectangle((x + width - 4.0, 35.0), 2.0, 3.0, facecolor="#333333", edgecolor="black"))
+    label = "locomotive" if car == 0 else f"car {car} (type {int(record['car_type'][car])})"
+    ax.text(x + width / 2, 24.6, label, ha="center", va="top", fontsize=8)
+    for level, y in ((IN, 27.0), (ROOF, 35.6)):
+        loot = [w for w in _cell(record, car, level).split() if w[0] in "PJS" and w[1:].isdigit()]
+        if loot:
+            ax.text(x + 1.2, y, " ".join(loot), fontsize=7, color="#ffd54a" if level == IN else "#7a5a00",
+                    va="bottom", ha="left", weight="bold")
+
+
+def _draw_pawns(ax, record: np.void) -> None:
+    """Bandits as discs in their character colours with initials, and the marshal (§2.3, §5)."""
+    from matplotlib.patches import Circle
+
+    placed: dict[tuple[int, int], int] = {}
+    for bandit in range(_int(record, "n_bandits")):
+        car, level = int(record["bandit_car"][bandit]), int(record["bandit_level"][bandit])
+        index = placed.get((car, level), 0)
+        placed[(car, level)] = index + 1
+        x, width = _car_x(record, car)
+        cx, cy = x + 2.6 + index * min(3.4, (width - 4.0) / 5), (31.5 if level == IN else 39.5)
+        character = int(record["character"][bandit])
+        ax.add_patch(Circle((cx, cy), 1.5, facecolor=CHARACTER_COLOURS[character], edgecolor="black", lw=1))
+        text_colour = "black" if character == 0 else "white"
+        ax.text(cx, cy, CHARACTER_NAMES[character][:2], ha="center", va="center", fontsize=7, color=text_colour)
+    x, width = _car_x(record, _int(record, "marshal_car"))
+    ax.add_patch(Circle((x + width - 3.0, 31.5), 1.6, facecolor="#e0b000", edgecolor="black", lw=1))
+    ax.text(x + width - 3.0, 31.5, "M", ha="center", va="center", fontsize=8, weight="bold")
+
+
+def _panel_text(record: np.void) -> str:
+    """The text panel of the picture: seats, pile and decision, from the ansi board."""
+    lines = _seat_lines(record) + _pile_summary(record) + [_supply_line(record)] + _end_lines(record)
+    return "\n".join(lines)
+
+
+def _pile_summary(record: np.void) -> list[str]:
+    """The pile on one line for the picture."""
+    entries = [_pile_entry(record, i) for i in range(_int(record, "pile_size"))]
+    if not entries:
+        return ["pile: empty"]
+    rows = [entries[i:i + PILE_ENTRIES_PER_LINE] for i in range(0, len(entries), PILE_ENTRIES_PER_LINE)]
+    return ["pile: " + " | ".join(rows[0])] + ["      " + " | ".join(row) for row in rows[1:]]
+
+
+def render_rgb(state: np.ndarray) -> np.ndarray:
+    """A ``(500, 1000, 3)`` uint8 picture of the public view of ``state``.
+
+    The train (locomotive at the right) with roof and inside levels, bandits as
+    discs in their character colours, the marshal, loot counts, a title line and
+    a text panel with the seats, the pile and the pending decision.
+
+    Raises:
+        ImportError: if matplotlib is not installed.
+    """
+    record = _record(state)
+    fig, ax = _new_figure()
+    try:
+        ax.text(1.0, 49.0, "   ".join(_title_lines(record)), fontsize=10, va="top", ha="left", weight="bold")
+        for car in range(_int(record, "n_carriages") + 1):
+            _draw_car(ax, record, car)
+        _draw_pawns(ax, record)
+        ax.text(1.0, 22.5, _panel_text(record), fontsize=7, family="monospace", va="top", ha="left")
+        fig.canvas.draw()
+        image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
+    finally:
+        fig.clear()
+    return image
