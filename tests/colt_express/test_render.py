@@ -205,10 +205,10 @@ def test_purse_values_on_bandits_show_at_the_end():
     """§10.1, G35: at the end the values of the purses on the bandits are public, with the scores."""
     states = position(4)
     s = states[0]
-    s["purse_location"][10] = D.PURSE_ON_BANDIT + 2
+    s["purse_location"][4] = D.PURSE_ON_BANDIT + 2  # worth $500 here, $250 in the variant
     s["done"], s["current"], s["decision"] = True, NOBODY, D.DEC_NONE
     text = render_ansi(states)
-    assert f"#10 ${int(s['purse_value'][10])}" in text and "game over" in text and "WINNER" in text
+    assert f"#4 ${int(s['purse_value'][4])}" in text and "game over" in text and "WINNER" in text
     assert render_ansi(states) != render_ansi(_hidden_variant(states))
 
 
