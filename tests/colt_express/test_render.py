@@ -176,7 +176,7 @@ def test_revealed_face_down_card_shows_its_face():
     """G22: a face-down card shows its face once it is being resolved."""
     states = at_decision(position(4), D.DEC_ROB_LOOT, 2)
     text = render_ansi(states)
-    assert ">2 player_2 Rob (was face down)<" in text and "1 player_1 Move done" in text
+    assert ">2 player_2 Rob (down)<" in text and "1 player_1 Move done" in text
 
 
 def _hidden_variant(states: np.ndarray) -> np.ndarray:
@@ -199,6 +199,8 @@ def test_hidden_information_never_shows(n):
     states = position(n)
     states[0]["purse_location"][0] = D.PURSE_ON_BANDIT + 1  # a purse held by another bandit
     assert render_ansi(states) == render_ansi(_hidden_variant(states))
+    if HAS_MATPLOTLIB:
+        assert np.array_equal(render_rgb(states), render_rgb(_hidden_variant(states)))
 
 
 def test_purse_values_on_bandits_show_at_the_end():

@@ -64,7 +64,9 @@ RGB_DPI = 100
 CHARACTER_COLOURS = ("#f4f4f4", "#2e8b3a", "#111111", "#c62828", "#1e5bd8", "#7b2fa8")  # §2.3
 TURN_NAMES = ("none", "normal", "tunnel", "speed-up", "switching")  # §2.7
 EMPTY_CELL = "."
-PILE_ENTRIES_PER_LINE = 8  # pile cards per line of the picture's text panel
+PAWNS_PER_ROW = 3  # bandit discs side by side at one location of the picture
+PILE_PER_TEXT_LINE = 6  # pile cards per line of the text board
+PILE_PER_PICTURE_LINE = 5  # pile cards per line of the picture's text panel
 
 
 # ---- reading a record --------------------------------------------------------------
@@ -93,11 +95,6 @@ def _character(record: np.void, bandit: int) -> str:
     if 0 <= bandit < _int(record, "n_bandits") and record["character"][bandit] >= 0:
         return CHARACTER_NAMES[int(record["character"][bandit])]
     return f"bandit {bandit}"
-
-
-def _seat_of(record: np.void, bandit: int) -> int:
-    """The seat that controls a bandit (§0.2)."""
-    return bandit // _int(record, "bandits_per_seat")
 
 
 def _ego_bandit(record: np.void, r: int) -> int:
@@ -365,11 +362,11 @@ def _seat_lines(record: np.void) -> list[str]:
 
 
 def _pile_entry(record: np.void, index: int) -> str:
-    """One pile card: ``3 player_1 Fire``, ``?? `` if face down and unrevealed, with its resolution mark."""
+    """One pile card: ``3 player_1 Fire``, ``??`` while face down, ``(down)`` once revealed, and its mark."""
     owner = int(record["pile_owner"][index])
     face = _card_label(record, owner, int(record["pile_card"][index])) if _is_revealed(record, index) else "??"
     if record["pile_down"][index] and face != "??":
-        face += " (was face down)"
+        face += " (down)"
     text = f"{index + 1} {_agent(owner)} {face}"
     resolving = _int(record, "resolving")
     if resolving != NOBODY and index < resolving:
@@ -377,12 +374,13 @@ def _pile_entry(record: np.void, index: int) -> str:
     return f">{text}<" if index == resolving else text
 
 
-def _pile_lines(record: np.void) -> list[str]:
-    """The pile in play order, first card played first (§4.3, §4.5)."""
-    size = _int(record, "pile_size")
-    if size == 0:
+def _pile_rows(record: np.void, per_line: int) -> list[str]:
+    """The pile in play order, first card played first, ``per_line`` cards a line (§4.3, §4.5)."""
+    entries = [_pile_entry(record, i) for i in range(_int(record, "pile_size"))]
+    if not entries:
         return ["pile: empty"]
-    return [f"pile ({size} cards, first played first):"] + [f"  {_pile_entry(record, i)}" for i in range(size)]
+    rows = [" | ".join(entries[i:i + per_line]) for i in range(0, len(entries), per_line)]
+    return ["pile: " + rows[0]] + ["      " + row for row in rows[1:]]
 
 
 def _supply_line(record: np.void) -> str:
@@ -449,7 +447,7 @@ def render_ansi(state: np.ndarray) -> str:
     """
     record = _record(state)
     lines = _title_lines(record) + [""] + _train_lines(record) + [""] + _seat_lines(record)
-    lines += [""] + _pile_lines(record) + [_supply_line(record), ""] + _end_lines(record)
+    lines += [""] + _pile_rows(record, PILE_PER_TEXT_LINE) + [_supply_line(record), ""] + _end_lines(record)
     return "\n".join(lines) + "\n"
 
 
@@ -490,11 +488,20 @@ def _draw_car(ax, record: np.void, car: int) -> None:
         ax.add_patch(Rectangle((x + width - 4.0, 35.0), 2.0, 3.0, facecolor="#333333", edgecolor="black"))
     label = "locomotive" if car == 0 else f"car {car} (type {int(record['car_type'][car])})"
     ax.text(x + width / 2, 24.6, label, ha="center", va="top", fontsize=8)
-    for level, y in ((IN, 27.0), (ROOF, 35.6)):
+    for level, (lx, y, align, colour) in ((IN, (x + 1.2, 26.3, "left", "#ffd54a")),
+                                          (ROOF, (x + width - 1.0, 35.4, "right", "#7a5a00"))):
         loot = [w for w in _cell(record, car, level).split() if w[0] in "PJS" and w[1:].isdigit()]
         if loot:
-            ax.text(x + 1.2, y, " ".join(loot), fontsize=7, color="#ffd54a" if level == IN else "#7a5a00",
-                    va="bottom", ha="left", weight="bold")
+            ax.text(lx, y, " ".join(loot), fontsize=7, color=colour, va="bottom", ha=align, weight="bold")
+
+
+def _pawn_centre(record: np.void, car: int, level: int, index: int) -> tuple[float, float]:
+    """Centre of the ``index``-th bandit disc at (car, level): rows of three, inside or above the roof."""
+    x, width = _car_x(record, car)
+    row, column = divmod(index, PAWNS_PER_ROW)
+    step = min(3.2, (width - 2.5) / PAWNS_PER_ROW)
+    bottom = 29.0 if level == IN else 37.0
+    return x + 2.4 + column * step, bottom + row * 3.3
 
 
 def _draw_pawns(ax, record: np.void) -> None:
@@ -506,11 +513,10 @@ def _draw_pawns(ax, record: np.void) -> None:
         car, level = int(record["bandit_car"][bandit]), int(record["bandit_level"][bandit])
         index = placed.get((car, level), 0)
         placed[(car, level)] = index + 1
-        x, width = _car_x(record, car)
-        cx, cy = x + 2.6 + index * min(3.4, (width - 4.0) / 5), (31.5 if level == IN else 39.5)
+        cx, cy = _pawn_centre(record, car, level, index)
         character = int(record["character"][bandit])
-        ax.add_patch(Circle((cx, cy), 1.5, facecolor=CHARACTER_COLOURS[character], edgecolor="black", lw=1))
-        text_colour = "black" if character == 0 else "white"
+        ax.add_patch(Circle((cx, cy), 1.45, facecolor=CHARACTER_COLOURS[character], edgecolor="black", lw=1))
+        text_colour = "black" if character == GHOST else "white"
         ax.text(cx, cy, CHARACTER_NAMES[character][:2], ha="center", va="center", fontsize=7, color=text_colour)
     x, width = _car_x(record, _int(record, "marshal_car"))
     ax.add_patch(Circle((x + width - 3.0, 31.5), 1.6, facecolor="#e0b000", edgecolor="black", lw=1))
@@ -518,18 +524,9 @@ def _draw_pawns(ax, record: np.void) -> None:
 
 
 def _panel_text(record: np.void) -> str:
-    """The text panel of the picture: seats, pile and decision, from the ansi board."""
-    lines = _seat_lines(record) + _pile_summary(record) + [_supply_line(record)] + _end_lines(record)
-    return "\n".join(lines)
-
-
-def _pile_summary(record: np.void) -> list[str]:
-    """The pile on one line for the picture."""
-    entries = [_pile_entry(record, i) for i in range(_int(record, "pile_size"))]
-    if not entries:
-        return ["pile: empty"]
-    rows = [entries[i:i + PILE_ENTRIES_PER_LINE] for i in range(0, len(entries), PILE_ENTRIES_PER_LINE)]
-    return ["pile: " + " | ".join(rows[0])] + ["      " + " | ".join(row) for row in rows[1:]]
+    """The text panel of the picture: seats, pile and decision, as in the text board."""
+    lines = _seat_lines(record) + _pile_rows(record, PILE_PER_PICTURE_LINE) + [_supply_line(record)]
+    return "\n".join(lines + _end_lines(record))
 
 
 def render_rgb(state: np.ndarray) -> np.ndarray:

@@ -1,0 +1,158 @@
+"""A stable-baselines3 ``VecEnv`` over the batched engine: one learner seat per game.
+
+``SelfPlayVecEnv`` steps ``num_envs`` games of a registered ``Game``. In each game
+the learner sits in a random seat; the other seats are played *inside* the env by
+agents drawn from an ``OpponentPool``, so the learner only ever sees its own
+decisions:
+
+* ``reset()`` / ``step_wait()`` return the learner's observations ``(B, obs_size)``;
+* ``action_masks()`` (and ``env_method("action_masks")``, as MaskablePPO asks) give
+  the learner's legal actions ``(B, n_actions)``; a row is never all zero, because
+  every returned game stands at a learner decision;
+* the reward is 0 until the game ends, then the learner's final reward in the
+  env's ``reward_mode`` — also when an *opponent's* move ended the game: the
+  learner's last step then carries the result and ``done``;
+* a finished game is replaced at once by a fresh one (next seed of the run, new
+  learner seat, new opponents); ``infos[i]["terminal_observation"]`` holds the
+  learner's observation of the finished game, as SB3 expects, with its final
+  ``scores`` and whether the learner ``won``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from wildwest_envs.core.rng import game_seeds
+
+from .opponents import OpponentPool
+
+
+class SelfPlayVecEnv(VecEnv):
+    """``num_envs`` games; the learner in a random seat, opponents acting inside."""
+
+    def __init__(self, game, num_envs: int, opponents: OpponentPool, seed: int = 0, reward_mode: str = "win",
+                 **options):
+        self.game = game
+        self.options = game.parse_options(**options)
+        self.num_players = self.options["num_players"]
+        self.opponents = opponents
+        self.reward_mode = reward_mode
+        self.run_seed = seed
+        self.rng = np.random.default_rng(seed)
+        observation_space = spaces.Box(-np.inf, np.inf, (game.obs_size,), np.float32)
+        super().__init__(num_envs, observation_space, spaces.Discrete(game.n_actions))
+        self.states = np.zeros(num_envs, dtype=game.state_dtype)
+        self.learner_seat = np.zeros(num_envs, dtype=np.int64)
+        self.opponent_of = np.zeros((num_envs, game.max_players), dtype=np.int64)
+        self._next_game = 0
+        self._actions = np.zeros(num_envs, dtype=np.int64)
+        self._masks = np.zeros((num_envs, game.n_actions), dtype=np.int8)
+        self.opponent_decisions = 0
+
+    # ---- VecEnv API ---------------------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        """Deal ``num_envs`` fresh games and play until every learner must decide."""
+        if self._seeds[0] is not None:  # VecEnv.seed(s) was called
+            self.run_seed, self.rng = int(self._seeds[0]), np.random.default_rng(self._seeds[0])
+            self._next_game = 0
+        self._reset_seeds()
+        self._deal(np.arange(self.num_envs))
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        self._play_opponents(rewards, np.zeros(self.num_envs, bool), [{} for _ in range(self.num_envs)])
+        return self._learner_observations()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Store the learner's actions."""
+        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        """Apply the learner's actions, let the opponents play, report rewards and ends."""
+        rows = np.arange(self.num_envs)
+        if not self._masks[rows, self._actions].all():
+            bad = int(np.flatnonzero(self._masks[rows, self._actions] == 0)[0])
+            raise ValueError(f"learner action {self._actions[bad]} is illegal in game {bad}")
+        self.game.step(self.states, self._actions, check=False)
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=bool)
+        infos = [{} for _ in range(self.num_envs)]
+        self._play_opponents(rewards, dones, infos)
+        return self._learner_observations(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """``(B, n_actions)`` bool: the learner's legal actions in each game."""
+        return self._masks.astype(bool)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def get_attr(self, attr_name: str, indices=None) -> list:
+        """The attribute, once per selected env."""
+        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
+
+    def set_attr(self, attr_name: str, value, indices=None) -> None:
+        """Set an attribute of the whole batch."""
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
+        """``action_masks`` row by row (what MaskablePPO calls); other methods once per env."""
+        selected = list(self._get_indices(indices))
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        if method_name == "action_masks":
+            return [result[i] for i in selected]
+        return [result] * len(selected)
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        """No gymnasium wrappers inside."""
+        return [False] * len(list(self._get_indices(indices)))
+
+    # ---- private ------------------------------------------------------------------------
+    def _deal(self, rows: np.ndarray) -> None:
+        seeds = game_seeds(self.run_seed, len(rows), self._next_game)
+        self._next_game += len(rows)
+        self.states[rows] = self.game.init(seeds, **self.options)
+        self.learner_seat[rows] = self.rng.integers(self.num_players, size=len(rows))
+        self.opponent_of[rows] = self.opponents.sample(self.rng, (len(rows), self.game.max_players))
+
+    def _play_opponents(self, rewards: np.ndarray, dones: np.ndarray, infos: list) -> None:
+        """Let the opponents move until every game waits for its learner; settle finished games."""
+        while True:
+            ended = np.flatnonzero(self.states["done"] | self.game.truncated(self.states))
+            if len(ended):
+                self._settle(ended, rewards, dones, infos)
+            waiting = np.flatnonzero(self.states["current"] != self.learner_seat)
+            if not len(waiting):
+                return
+            seats = self.states["current"][waiting].astype(np.int64)
+            owners = self.opponent_of[waiting, seats]
+            for k in np.unique(owners):
+                sub, sub_seats = waiting[owners == k], seats[owners == k]
+                sub_states = self.states[sub]
+                obs = self.game.observe(sub_states, sub_seats)
+                masks = self.game.legal_mask(sub_states)
+                actions = self.opponents.agents[k].act_batch(obs, masks, sub_states, sub_seats)
+                self.game.step(sub_states, actions, check=False)
+                self.states[sub] = sub_states
+                self.opponent_decisions += len(sub)
+
+    def _settle(self, rows: np.ndarray, rewards: np.ndarray, dones: np.ndarray, infos: list) -> None:
+        finished = self.states[rows]
+        seats = self.learner_seat[rows]
+        returns = self.game.returns(finished, self.reward_mode)[np.arange(len(rows)), seats]
+        scores = self.game.scores(finished)
+        final_obs = self.game.observe(finished, seats)
+        won = self.game.winners(finished)[np.arange(len(rows)), seats]
+        for j, b in enumerate(rows):
+            rewards[b] = returns[j]
+            dones[b] = True
+            infos[b] = {"terminal_observation": final_obs[j], "scores": scores[j, :self.num_players].tolist(),
+                        "learner_seat": int(seats[j]), "won": bool(won[j]),
+                        "truncated": bool(self.game.truncated(finished[j:j + 1])[0])}
+            if infos[b]["truncated"]:
+                infos[b]["TimeLimit.truncated"] = True
+        self._deal(rows)
+
+    def _learner_observations(self) -> np.ndarray:
+        self.game.legal_mask(self.states, self._masks)
+        return self.game.observe(self.states, self.learner_seat)

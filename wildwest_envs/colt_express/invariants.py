@@ -1,0 +1,593 @@
+"""Consistency checks of Colt Express records (fuzzing, loading saved states).
+
+* ``check_invariants(states, out)``: numba batch kernel; ``out[b]`` = 0 when
+  record ``b`` is consistent, else the code of the first invariant it breaks,
+  explained by ``INVARIANT_MESSAGES[code]``. The checks run in code order and
+  every check only indexes what the earlier checks proved in range, so a
+  corrupted record never makes the kernel read out of bounds.
+* ``validate_state(state)``: plain Python on one record (a loaded or handmade
+  state): a range check of every field that a kernel uses as an index or a
+  loop bound, with the field name and the bad value in each message; then, if
+  the ranges hold, the invariants above translated into messages.
+
+Invariants (spec sections in the messages): setup sizes match the player count;
+train, characters, round deck and positions valid; no bandit inside the
+marshal's car (§5.2); every purse token exactly once somewhere valid, values a
+permutation of the 18 purse values, the dealt ids out of the box and the rest
+in it (§10.3); jewels and strongboxes conserved (§2.1, §8.4); bullets conserved
+(shots fired + neutral bullets handed out = bullets received, §5.3, §6.3);
+every card of a seat in exactly one of hand, draw deck, discard, set-aside
+cards or the unresolved part of the pile (§2.4, §3.3, §4.5, G37); known bullet
+cards really on top of the deck (§10.1); decision, current seat and end flag
+agree; counts non-negative; the decision counter within the cap.
+
+Decisions where the spec is silent:
+
+* After a shortage the neutral supply is removed and how many neutral bullets
+  were handed out before is not recorded; the bullet check then only requires
+  that 14 - B .. 13 were handed out (a shortage leaves fewer cards than the
+  group, and a group has at most B bandits, §5.3).
+* The cards of the pile still with it are those not yet resolved: every pile
+  card during Schemin' (``resolving == NOBODY``), the cards from index
+  ``resolving`` on during Stealin' (the card being resolved returns to its
+  owner when it is done, §4.5 step 5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..core.rng import N_FORCED
+from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_KEEP,
+                   DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, IN, LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL,
+                   MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
+                   N_CARD_CODES, N_CARD_KINDS_HELD, N_CARRIAGE_TYPES, N_CHARACTERS, N_DECISIONS, N_KINDS,
+                   N_LEVELS, N_LOCATIONS, N_NEUTRAL_BULLETS, N_PURSES, N_ROUND_CARDS, N_ROUNDS, N_STRONGBOXES,
+                   PURSE_IN_BOX, PURSE_ON_BANDIT, PURSE_REMOVED, PURSE_VALUES, ROOF, ROUND_CARD_TURNS,
+                   SMALL_GROUP_CARDS, STATION_CARDS, TURN_NONE, TURN_SPEEDUP)
+from .state import NOBODY
+
+OK = 0
+INVARIANT_MESSAGES: tuple[str, ...] = (
+    "ok",
+    # 1-3: setup sizes
+    "num_players is outside 2..6",
+    "n_bandits / bandits_per_seat / n_carriages do not match num_players (B = N, BPS = 1, C = N; "
+    "with 2 players B = 4, BPS = 2, C = 4) (§0.2, §3.2)",
+    "expert is false in a two-player game (§3.3)",
+    # 4-8: train, characters, positions
+    "car_type: car 0 must be the locomotive, cars 1..C distinct carriage types 0..5, NOBODY beyond C (§2.1)",
+    "character: the B bandits must have distinct character ids 0..5 and absent bandits NOBODY (§2.3)",
+    "bandit_car / bandit_level: a bandit is off the train (car outside 0..C or level not IN/ROOF) (§5.1)",
+    "marshal_car is outside the cars 0..C (§5.1)",
+    "a bandit is inside the marshal's car (bandit_car == marshal_car, bandit_level == IN) (§5.2)",
+    # 9-11: simple counts
+    "bullets_left is outside 0..6 (§2.4)",
+    "a loot count is negative (bullets_received, jewels_held, strongboxes_held, ransoms, floor_jewels, "
+    "floor_strongboxes)",
+    "floor_jewels / floor_strongboxes: loot lies at a location beyond the last car",
+    # 12-16: rounds and the pending decision
+    "round / round_deck: round outside 0..4, or the round deck is not 4 distinct round cards of the "
+    "player-count group followed by a station card (§3.1 step 8)",
+    "first_player is not a seat 0..N-1",
+    "decision / current / done disagree (done <=> decision == DEC_NONE <=> current == NOBODY; "
+    "otherwise current is a seat and decision a DEC_* code)",
+    "n_decisions is outside 0..max_decisions",
+    "turn / play_in_turn: a PLAN decision outside the turn icons of the current round card, or a second "
+    "play outside a speed-up turn (§4.3)",
+    # 17-20: purse tokens
+    "purse_location: a token is neither on the train (cars 0..C), on a present bandit, in the box nor "
+    "removed (§10.3)",
+    "purse_value: the values are not a permutation of the 18 purse values, or a starting purse "
+    "(id < B) is not worth $250 (§2.2, §10.3)",
+    "purse count: the ids B .. B+P-1 (P = purses of the carriages in use) and the starting purses must be "
+    "out of the box, every other id in it (§3.1 step 6, §10.3)",
+    "purse_known: a seat does not know a purse on its own bandit, or a bit is set for an absent seat or "
+    "a nonexistent id (§10.3)",
+    # 21-24: loot and bullets conserved
+    "jewels not conserved: floor_jewels + jewels_held != jewels of the carriages in use (§2.1)",
+    "strongboxes not conserved: floor + held != 1, or 2 once second_strongbox_placed (§2.1, §8.4)",
+    "neutral_supply is outside 0..13, or not 0 after supply_removed (§5.3)",
+    "bullets not conserved: shots fired (6 - bullets_left) + neutral bullets handed out (13 - "
+    "neutral_supply) != sum of bullets_received (§5.3, §6.3)",
+    # 25-31: cards of the seats
+    "deck_size is outside 0..53, or a draw deck entry is not a card code 0..12",
+    "a hand / discard / keep_aside count is negative, or an absent seat holds cards",
+    "action cards of a seat not conserved: hand + deck + discard + keep_aside + its unresolved pile cards "
+    "!= its 10 action cards (11 with 2 players) per card code (§2.4, §3.3, §4.5)",
+    "bullet cards of a seat (hand + deck + discard + keep_aside) != bullets_received by its bandits (§6.7)",
+    "known_bullets_on_top exceeds the deck size or covers a card that is not a bullet card (§10.1)",
+    "standard rules: a discard pile, set-aside cards or known bullets on top are used (§3.4 is expert only)",
+    "keep_aside holds cards outside a KEEP decision (§4.4)",
+    # 32-35: pile and pending decision
+    "pile_size is outside 0..24, or a pile entry has an owner that is not a seat or a card code outside "
+    "0..11 (§4.3)",
+    "resolving is neither NOBODY nor a pile index 0..pile_size-1 (§4.5)",
+    "acting_bandit / victim is neither NOBODY nor a present bandit",
+    "standard rules: a hand is not empty after Schemin' (§4.4)",
+    # 36: scripted chance
+    "n_forced / forced_pos / forced: the scripted-chance queue is inconsistent (0 <= forced_pos <= "
+    "n_forced <= 16, entries >= 0)",
+)
+N_INVARIANTS = len(INVARIANT_MESSAGES) - 1
+
+
+# ---- helpers -------------------------------------------------------------------
+@njit(cache=True)
+def _expected_copies(state, code: int) -> int:
+    """Copies of action card ``code`` a seat owns (§2.4; 2 players §3.3: one of each, one Marshal)."""
+    kind = code % N_KINDS
+    slot = code // N_KINDS
+    if state["num_players"] == 2:
+        if slot == 1 and kind == MARSHAL:
+            return 0
+        return 1
+    if slot == 0:
+        return np.int64(CARD_COPIES[kind])
+    return 0
+
+
+@njit(cache=True)
+def _unreturned_start(state) -> int:
+    """First pile index still on the pile: 0 in Schemin', ``resolving`` in Stealin' (§4.5 step 5)."""
+    resolving = np.int64(state["resolving"])
+    return 0 if resolving == NOBODY else resolving
+
+
+@njit(cache=True)
+def _n_locations(state) -> int:
+    """Locations in use: two per car 0..C."""
+    return (np.int64(state["n_carriages"]) + 1) * N_LEVELS
+
+
+# ---- the checks, in code order ---------------------------------------------------
+@njit(cache=True)
+def _check_setup(state) -> int:
+    """Codes 1-3: sizes that every other check relies on (§0.2, §3.2, §3.3)."""
+    n = np.int64(state["num_players"])
+    if n < MIN_PLAYERS or n > MAX_PLAYERS:
+        return 1
+    two = n == 2
+    if (state["n_bandits"] != (4 if two else n) or state["bandits_per_seat"] != (2 if two else 1)
+            or state["n_carriages"] != (4 if two else n)):
+        return 2
+    if two and not state["expert"]:
+        return 3
+    return OK
+
+
+@njit(cache=True)
+def _check_train_and_bandits(state) -> int:
+    """Codes 4-11: cars, characters, positions, the marshal rule, simple counts (§2, §5)."""
+    n_cars = np.int64(state["n_carriages"]) + 1
+    if state["car_type"][0] != LOCOMOTIVE_TYPE:
+        return 4
+    for c in range(1, MAX_CARS):
+        t = np.int64(state["car_type"][c])
+        if c >= n_cars:
+            if t != NOBODY:
+                return 4
+        elif t < 0 or t >= N_CARRIAGE_TYPES:
+            return 4
+        else:
+            for d in range(1, c):
+                if state["car_type"][d] == t:
+                    return 4
+    n_bandits = np.int64(state["n_bandits"])
+    for b in range(MAX_BANDITS):
+        ch = np.int64(state["character"][b])
+        if b >= n_bandits:
+            if ch != NOBODY:
+                return 5
+        elif ch < 0 or ch >= N_CHARACTERS:
+            return 5
+        else:
+            for d in range(b):
+                if state["character"][d] == ch:
+                    return 5
+    for b in range(n_bandits):
+        car = np.int64(state["bandit_car"][b])
+        level = np.int64(state["bandit_level"][b])
+        if car < 0 or car >= n_cars or (level != IN and level != ROOF):
+            return 6
+    m = np.int64(state["marshal_car"])
+    if m < 0 or m >= n_cars:
+        return 7
+    for b in range(n_bandits):
+        if state["bandit_car"][b] == m and state["bandit_level"][b] == IN:
+            return 8
+    for b in range(n_bandits):
+        if state["bullets_left"][b] < 0 or state["bullets_left"][b] > BULLETS_PER_BANDIT:
+            return 9
+    for b in range(MAX_BANDITS):
+        if (state["bullets_received"][b] < 0 or state["jewels_held"][b] < 0
+                or state["strongboxes_held"][b] < 0 or state["ransoms"][b] < 0):
+            return 10
+    for loc in range(N_LOCATIONS):
+        if state["floor_jewels"][loc] < 0 or state["floor_strongboxes"][loc] < 0:
+            return 10
+    for loc in range(_n_locations(state), N_LOCATIONS):
+        if state["floor_jewels"][loc] != 0 or state["floor_strongboxes"][loc] != 0:
+            return 11
+    return OK
+
+
+@njit(cache=True)
+def _check_rounds_and_decision(state) -> int:
+    """Codes 12-16: round deck, first player, pending decision, cap, turn (§3.1, §4.3, §11.3)."""
+    n = np.int64(state["num_players"])
+    rnd = np.int64(state["round"])
+    if rnd < 0 or rnd >= N_ROUNDS:
+        return 12
+    group = SMALL_GROUP_CARDS if n <= 4 else LARGE_GROUP_CARDS
+    for r in range(N_ROUNDS - 1):
+        card = np.int64(state["round_deck"][r])
+        if card < group[0] or card > group[len(group) - 1]:
+            return 12
+        for q in range(r):
+            if state["round_deck"][q] == card:
+                return 12
+    station = np.int64(state["round_deck"][N_ROUNDS - 1])
+    if station < STATION_CARDS[0] or station > STATION_CARDS[len(STATION_CARDS) - 1]:
+        return 12
+    if state["first_player"] < 0 or state["first_player"] >= n:
+        return 13
+    decision = np.int64(state["decision"])
+    current = np.int64(state["current"])
+    if state["done"]:
+        if decision != DEC_NONE or current != NOBODY:
+            return 14
+    elif decision <= DEC_NONE or decision >= N_DECISIONS or current < 0 or current >= n:
+        return 14
+    if state["n_decisions"] < 0 or state["n_decisions"] > state["max_decisions"]:
+        return 15
+    if decision == DEC_PLAN:
+        card = np.int64(state["round_deck"][rnd])
+        turn = np.int64(state["turn"])
+        play = np.int64(state["play_in_turn"])
+        if turn < 0 or turn >= MAX_TURNS or ROUND_CARD_TURNS[card, turn] == TURN_NONE:
+            return 16
+        if play < 0 or play > 1 or (play == 1 and ROUND_CARD_TURNS[card, turn] != TURN_SPEEDUP):
+            return 16
+    return OK
+
+
+@njit(cache=True)
+def _check_purses(state) -> int:
+    """Codes 17-20: purse tokens, values, the dealt ids, who knows which value (§10.3)."""
+    n_bandits = np.int64(state["n_bandits"])
+    n_locations = _n_locations(state)
+    for i in range(N_PURSES):
+        loc = np.int64(state["purse_location"][i])
+        on_train = 0 <= loc < n_locations
+        on_bandit = PURSE_ON_BANDIT <= loc < PURSE_ON_BANDIT + n_bandits
+        if not (on_train or on_bandit or loc == PURSE_IN_BOX or loc == PURSE_REMOVED):
+            return 17
+    # permutation of PURSE_VALUES: compare the sorted multisets by counting per value
+    for i in range(N_PURSES):
+        v = state["purse_value"][i]
+        wanted = 0
+        have = 0
+        for j in range(N_PURSES):
+            if PURSE_VALUES[j] == v:
+                wanted += 1
+            if state["purse_value"][j] == v:
+                have += 1
+        if wanted != have:
+            return 18
+    for i in range(n_bandits):
+        if state["purse_value"][i] != PURSE_VALUES[0]:
+            return 18
+    dealt = n_bandits
+    for c in range(1, np.int64(state["n_carriages"]) + 1):
+        dealt += np.int64(CARRIAGE_PURSES[np.int64(state["car_type"][c])])
+    for i in range(N_PURSES):
+        in_box = state["purse_location"][i] == PURSE_IN_BOX
+        if in_box != (i >= dealt):
+            return 19
+    n = np.int64(state["num_players"])
+    bps = np.int64(state["bandits_per_seat"])
+    all_ids = (np.int64(1) << N_PURSES) - 1
+    for s in range(MAX_PLAYERS):
+        known = np.int64(state["purse_known"][s])
+        if s >= n:
+            if known != 0:
+                return 20
+        elif known & ~all_ids:
+            return 20
+    for i in range(N_PURSES):
+        loc = np.int64(state["purse_location"][i])
+        if PURSE_ON_BANDIT <= loc < PURSE_ON_BANDIT + n_bandits:
+            seat = (loc - PURSE_ON_BANDIT) // bps
+            if not ((np.int64(state["purse_known"][seat]) >> i) & 1):
+                return 20
+    return OK
+
+
+@njit(cache=True)
+def _check_loot_and_bullets(state) -> int:
+    """Codes 21-24: jewels, strongboxes and bullets conserved (§2.1, §5.3, §6.3, §8.4)."""
+    n_bandits = np.int64(state["n_bandits"])
+    jewels = 0
+    boxes = 0
+    for loc in range(N_LOCATIONS):
+        jewels += np.int64(state["floor_jewels"][loc])
+        boxes += np.int64(state["floor_strongboxes"][loc])
+    for b in range(n_bandits):
+        jewels += np.int64(state["jewels_held"][b])
+        boxes += np.int64(state["strongboxes_held"][b])
+    printed = 0
+    for c in range(1, np.int64(state["n_carriages"]) + 1):
+        printed += np.int64(CARRIAGE_JEWELS[np.int64(state["car_type"][c])])
+    if jewels != printed:
+        return 21
+    if boxes != (N_STRONGBOXES if state["second_strongbox_placed"] else 1):
+        return 22
+    supply = np.int64(state["neutral_supply"])
+    if supply < 0 or supply > N_NEUTRAL_BULLETS or (state["supply_removed"] and supply != 0):
+        return 23
+    shots = 0
+    received = 0
+    for b in range(n_bandits):
+        shots += BULLETS_PER_BANDIT - np.int64(state["bullets_left"][b])
+        received += np.int64(state["bullets_received"][b])
+    for b in range(n_bandits, MAX_BANDITS):
+        received += np.int64(state["bullets_received"][b])
+    neutral = received - shots
+    if state["supply_removed"]:
+        if neutral < N_NEUTRAL_BULLETS + 1 - n_bandits or neutral > N_NEUTRAL_BULLETS:
+            return 24
+    elif neutral != N_NEUTRAL_BULLETS - supply:
+        return 24
+    return OK
+
+
+@njit(cache=True)
+def _check_cards(state) -> int:
+    """Codes 25-31: every card of every seat in exactly one place (§2.4, §3.4, §4.4, §4.5, §10.1)."""
+    n = np.int64(state["num_players"])
+    bps = np.int64(state["bandits_per_seat"])
+    for s in range(MAX_PLAYERS):
+        size = np.int64(state["deck_size"][s])
+        if size < 0 or size > MAX_DECK or (s >= n and size != 0):
+            return 25
+        for j in range(size):
+            code = np.int64(state["deck"][s, j])
+            if code < 0 or code >= N_CARD_KINDS_HELD:
+                return 25
+    for k in range(N_CARD_KINDS_HELD):
+        if state["keep_aside"][k] < 0:
+            return 26
+        for s in range(MAX_PLAYERS):
+            if state["hand"][s, k] < 0 or state["discard"][s, k] < 0:
+                return 26
+            if s >= n and (state["hand"][s, k] != 0 or state["discard"][s, k] != 0):
+                return 26
+    # the pile must be valid before its cards are counted
+    pile_size = np.int64(state["pile_size"])
+    if pile_size < 0 or pile_size > MAX_PILE:
+        return 32
+    for i in range(pile_size):
+        owner = np.int64(state["pile_owner"][i])
+        card = np.int64(state["pile_card"][i])
+        if owner < 0 or owner >= n or card < 0 or card >= N_CARD_CODES:
+            return 32
+    resolving = np.int64(state["resolving"])
+    if resolving != NOBODY and (resolving < 0 or resolving >= pile_size):
+        return 33
+    keeping = np.int64(state["current"]) if state["decision"] == DEC_KEEP else NOBODY
+    first_on_pile = _unreturned_start(state)
+    for s in range(n):
+        for k in range(N_CARD_KINDS_HELD):
+            total = np.int64(state["hand"][s, k]) + np.int64(state["discard"][s, k])
+            if s == keeping:
+                total += np.int64(state["keep_aside"][k])
+            for j in range(np.int64(state["deck_size"][s])):
+                if state["deck"][s, j] == k:
+                    total += 1
+            for i in range(first_on_pile, pile_size):
+                if state["pile_owner"][i] == s and state["pile_card"][i] == k:
+                    total += 1
+            if k < N_CARD_CODES:
+                if total != _expected_copies(state, k):
+                    return 27
+            else:
+                received = 0
+                for t in range(bps):
+                    received += np.int64(state["bullets_received"][s * bps + t])
+                if total != received:
+                    return 28
+    for s in range(MAX_PLAYERS):
+        top = np.int64(state["known_bullets_on_top"][s])
+        size = np.int64(state["deck_size"][s])
+        if top < 0 or top > size:
+            return 29
+        for j in range(size - top, size):
+            if state["deck"][s, j] != BULLET_CARD:
+                return 29
+    aside = 0
+    for k in range(N_CARD_KINDS_HELD):
+        aside += np.int64(state["keep_aside"][k])
+    if not state["expert"]:
+        if aside != 0:
+            return 30
+        for s in range(MAX_PLAYERS):
+            if state["known_bullets_on_top"][s] != 0:
+                return 30
+            for k in range(N_CARD_KINDS_HELD):
+                if state["discard"][s, k] != 0:
+                    return 30
+    if aside != 0 and state["decision"] != DEC_KEEP:
+        return 31
+    return OK
+
+
+@njit(cache=True)
+def _check_pending(state) -> int:
+    """Codes 34-36: pending bandits, standard-rules hands, the scripted-chance queue (§4.4, §11.3)."""
+    n_bandits = np.int64(state["n_bandits"])
+    for b in (np.int64(state["acting_bandit"]), np.int64(state["victim"])):
+        if b != NOBODY and (b < 0 or b >= n_bandits):
+            return 34
+    if not state["expert"] and state["decision"] >= DEC_MOVE_DEST:
+        for s in range(MAX_PLAYERS):
+            for k in range(N_CARD_KINDS_HELD):
+                if state["hand"][s, k] != 0:
+                    return 35
+    n_forced = np.int64(state["n_forced"])
+    pos = np.int64(state["forced_pos"])
+    if n_forced < 0 or n_forced > N_FORCED or pos < 0 or pos > n_forced:
+        return 36
+    for j in range(N_FORCED):
+        if state["forced"][j] < 0:
+            return 36
+    return OK
+
+
+@njit(cache=True)
+def first_violation(state) -> int:
+    """Code of the first invariant that one record breaks, 0 if none (see ``INVARIANT_MESSAGES``)."""
+    code = _check_setup(state)
+    if code == OK:
+        code = _check_train_and_bandits(state)
+    if code == OK:
+        code = _check_rounds_and_decision(state)
+    if code == OK:
+        code = _check_purses(state)
+    if code == OK:
+        code = _check_loot_and_bullets(state)
+    if code == OK:
+        code = _check_cards(state)
+    if code == OK:
+        code = _check_pending(state)
+    return code
+
+
+@njit(cache=True, parallel=True)
+def check_invariants(states: np.ndarray, out: np.ndarray) -> None:
+    """Write ``out[b]`` = code of the first invariant game ``b`` breaks, 0 when consistent."""
+    for b in prange(states.shape[0]):
+        out[b] = first_violation(states[b])
+
+
+# ---- validate_state: plain Python, one record ------------------------------------------
+def _range_errors(state) -> list[str]:
+    """Every field a kernel may use as an index or bound, with its allowed range."""
+    errors: list[str] = []
+
+    def check(name: str, value, lo: int, hi: int, hi_name: str = "", what: str = "") -> bool:
+        v = int(value)
+        if not lo <= v <= hi:
+            bound = f"{hi_name}={hi}" if hi_name else f"{hi}"
+            errors.append(f"{name} = {v} is outside {lo}..{bound}{what}")
+            return False
+        return True
+
+    if not check("num_players", state["num_players"], MIN_PLAYERS, MAX_PLAYERS):
+        return errors  # every other bound depends on it
+    n = int(state["num_players"])
+    two = n == 2
+    n_bandits, bps, n_carriages = (4, 2, 4) if two else (n, 1, n)
+    for name, want in (("n_bandits", n_bandits), ("bandits_per_seat", bps), ("n_carriages", n_carriages)):
+        if int(state[name]) != want:
+            errors.append(f"{name} = {int(state[name])} must be {want} with num_players = {n}")
+    if errors:
+        return errors
+    last = n_carriages
+    for c in range(MAX_CARS):
+        t = int(state["car_type"][c])
+        if c == 0:
+            if t != LOCOMOTIVE_TYPE:
+                errors.append(f"car_type[0] = {t} must be LOCOMOTIVE_TYPE = {LOCOMOTIVE_TYPE}")
+        elif c <= last:
+            check(f"car_type[{c}]", t, 0, N_CARRIAGE_TYPES - 1)
+        elif t != NOBODY:
+            errors.append(f"car_type[{c}] = {t} must be NOBODY (-1): car {c} is beyond C={last}")
+    for b in range(MAX_BANDITS):
+        if b < n_bandits:
+            check(f"character[{b}]", state["character"][b], 0, N_CHARACTERS - 1)
+            check(f"bandit_car[{b}]", state["bandit_car"][b], 0, last, "C")
+            check(f"bandit_level[{b}]", state["bandit_level"][b], IN, ROOF)
+            check(f"bullets_left[{b}]", state["bullets_left"][b], 0, BULLETS_PER_BANDIT)
+        elif int(state["character"][b]) != NOBODY:
+            errors.append(f"character[{b}] = {int(state['character'][b])} must be NOBODY (-1): "
+                          f"bandit {b} is absent (B={n_bandits})")
+        for name in ("bullets_received", "jewels_held", "strongboxes_held", "ransoms"):
+            check(f"{name}[{b}]", state[name][b], 0, 127)
+    check("marshal_car", state["marshal_car"], 0, last, "C")
+    for loc in range(N_LOCATIONS):
+        for name in ("floor_jewels", "floor_strongboxes"):
+            check(f"{name}[{loc}]", state[name][loc], 0, 127)
+    check("neutral_supply", state["neutral_supply"], 0, N_NEUTRAL_BULLETS)
+    for i in range(N_PURSES):
+        v = int(state["purse_value"][i])
+        if v not in set(int(x) for x in PURSE_VALUES):
+            errors.append(f"purse_value[{i}] = {v} is not a purse value {sorted(set(PURSE_VALUES.tolist()))}")
+        loc = int(state["purse_location"][i])
+        valid = (0 <= loc < (last + 1) * N_LEVELS or PURSE_ON_BANDIT <= loc < PURSE_ON_BANDIT + n_bandits
+                 or loc in (PURSE_IN_BOX, PURSE_REMOVED))
+        if not valid:
+            errors.append(f"purse_location[{i}] = {loc} is not a train location 0..{(last + 1) * N_LEVELS - 1}, "
+                          f"a bandit {PURSE_ON_BANDIT}..{PURSE_ON_BANDIT + n_bandits - 1}, "
+                          f"the box {PURSE_IN_BOX} or removed {PURSE_REMOVED}")
+    for s in range(MAX_PLAYERS):
+        known = int(state["purse_known"][s])
+        if known >> N_PURSES:
+            errors.append(f"purse_known[{s}] = {known:#x} has bits beyond the {N_PURSES} purses")
+    group = SMALL_GROUP_CARDS if n <= 4 else LARGE_GROUP_CARDS
+    for r in range(N_ROUNDS):
+        lo, hi = (int(STATION_CARDS[0]), int(STATION_CARDS[-1])) if r == N_ROUNDS - 1 else (int(group[0]),
+                                                                                              int(group[-1]))
+        check(f"round_deck[{r}]", state["round_deck"][r], lo, hi)
+    check("round", state["round"], 0, N_ROUNDS - 1)
+    check("first_player", state["first_player"], 0, n - 1, "N-1")
+    check("turn", state["turn"], 0, MAX_TURNS)
+    check("play_in_turn", state["play_in_turn"], 0, 1)
+    for s in range(MAX_PLAYERS):
+        top = n - 1 if s < n else -1
+        size_hi = MAX_DECK if s < n else 0
+        if check(f"deck_size[{s}]", state["deck_size"][s], 0, size_hi):
+            for j in range(int(state["deck_size"][s])):
+                check(f"deck[{s}, {j}]", state["deck"][s, j], 0, N_CARD_KINDS_HELD - 1)
+        check(f"known_bullets_on_top[{s}]", state["known_bullets_on_top"][s], 0, max(int(state["deck_size"][s]), 0))
+        for k in range(N_CARD_KINDS_HELD):
+            check(f"hand[{s}, {k}]", state["hand"][s, k], 0, 127 if top >= 0 else 0)
+            check(f"discard[{s}, {k}]", state["discard"][s, k], 0, 127 if top >= 0 else 0)
+    for k in range(N_CARD_KINDS_HELD):
+        check(f"keep_aside[{k}]", state["keep_aside"][k], 0, 127)
+    if check("pile_size", state["pile_size"], 0, MAX_PILE):
+        for i in range(int(state["pile_size"])):
+            check(f"pile_owner[{i}]", state["pile_owner"][i], 0, n - 1, "N-1")
+            check(f"pile_card[{i}]", state["pile_card"][i], 0, N_CARD_CODES - 1)
+        check("resolving", state["resolving"], NOBODY, int(state["pile_size"]) - 1, "pile_size-1",
+              " (NOBODY or a pile index)")
+    check("decision", state["decision"], DEC_NONE, N_DECISIONS - 1)
+    check("current", state["current"], NOBODY, n - 1, "N-1", " (NOBODY or a seat)")
+    check("acting_bandit", state["acting_bandit"], NOBODY, n_bandits - 1, "B-1", " (NOBODY or a bandit)")
+    check("victim", state["victim"], NOBODY, n_bandits - 1, "B-1", " (NOBODY or a bandit)")
+    check("cursor", state["cursor"], 0, MAX_BANDITS)
+    if check("n_forced", state["n_forced"], 0, N_FORCED):
+        check("forced_pos", state["forced_pos"], 0, int(state["n_forced"]))
+    for j in range(N_FORCED):
+        check(f"forced[{j}]", state["forced"][j], 0, 2**31 - 1)
+    check("max_decisions", state["max_decisions"], 1, 2**15 - 1)
+    check("n_decisions", state["n_decisions"], 0, int(state["max_decisions"]), "max_decisions")
+    return errors
+
+
+def validate_state(state) -> list[str]:
+    """Every problem of one record, as readable messages; ``[]`` when it is a consistent game.
+
+    Range checks of every field first (a kernel indexes arrays with them
+    unchecked); only if they all pass, the invariants of ``check_invariants``.
+    ``state`` is a record or a ``(1,)`` array of ``STATE_DTYPE``.
+    """
+    batch = np.array(state).reshape(1).copy()
+    errors = _range_errors(batch[0])
+    if errors:
+        return errors
+    codes = np.zeros(1, dtype=np.int32)
+    check_invariants(batch, codes)
+    code = int(codes[0])
+    return [] if code == OK else [f"invariant {code}: {INVARIANT_MESSAGES[code]}"]

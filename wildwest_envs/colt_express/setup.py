@@ -1,0 +1,213 @@
+"""Setup of one game record (spec §3, §10.3, §11.5).
+
+``setup_game`` sets every field of the record, then the caller advances it to
+the first decision. Random draws happen in exactly the order of §3.5 / §11.5,
+each skipped when its option is given:
+
+1. characters: one shuffle of the six character ids, the first B are dealt to
+   bandits 0..B-1;
+2. carriages: one shuffle of the six carriage types, the first C are cars 1..C
+   front to back (the choice of the types and their order in one draw);
+3. purse values: one shuffle of the 18 - B non-starting values over ids B..17;
+4. round cards: one shuffle of the seven cards of the player-count group, the
+   first four are rounds 0..3 in that order;
+5. station card: one draw among the three;
+6. first player: one draw among the N seats;
+7. each deck, seat 0 first, laid out in card-code order then shuffled.
+
+The pile arrays serve as scratch space for steps 1, 2 and 4 and are cleared
+afterwards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.rng import N_FORCED, draw_below, shuffle_prefix
+from .cards import shuffle_deck
+from .data import (BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_NONE, IN,
+                   LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL, MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE,
+                   MAX_PLAYERS, MOVE, N_CARD_KINDS_HELD, N_CARRIAGE_TYPES, N_CHARACTERS, N_KINDS, N_LOCATIONS,
+                   N_NEUTRAL_BULLETS, N_PURSES, N_ROUNDS, PURSE_IN_BOX, PURSE_ON_BANDIT, PURSE_VALUES, RANDOM,
+                   ROB, SMALL_GROUP_CARDS, STATION_CARDS)
+from .state import NOBODY
+
+N_GROUP_CARDS = 7  # round cards of one player-count group (§2.6)
+N_DEALT_ROUND_CARDS = 4  # round cards drawn from the group (§3.1 step 8)
+
+
+@njit(cache=True)
+def _clear_record(state: np.void) -> None:
+    """Set every field of the record to its empty value (no setup yet)."""
+    state["n_forced"] = 0
+    state["forced_pos"] = 0
+    for i in range(N_FORCED):
+        state["forced"][i] = 0
+    state["n_decisions"] = 0
+    state["marshal_car"] = 0
+    state["neutral_supply"] = N_NEUTRAL_BULLETS
+    state["supply_removed"] = False
+    state["second_strongbox_placed"] = False
+    state["round"] = 0
+    state["turn"] = 0
+    state["turn_position"] = 0
+    state["play_in_turn"] = 0
+    state["pile_size"] = 0
+    state["resolving"] = NOBODY
+    state["decision"] = DEC_NONE
+    state["current"] = NOBODY
+    state["acting_bandit"] = NOBODY
+    state["victim"] = NOBODY
+    state["cursor"] = 0
+    state["done"] = False
+    for c in range(MAX_CARS):
+        state["car_type"][c] = NOBODY
+    for b in range(MAX_BANDITS):
+        state["character"][b] = NOBODY
+        state["bandit_car"][b] = 0
+        state["bandit_level"][b] = IN
+        state["bullets_left"][b] = 0
+        state["bullets_received"][b] = 0
+        state["jewels_held"][b] = 0
+        state["strongboxes_held"][b] = 0
+        state["ransoms"][b] = 0
+    for loc in range(N_LOCATIONS):
+        state["floor_jewels"][loc] = 0
+        state["floor_strongboxes"][loc] = 0
+    for i in range(N_PURSES):
+        state["purse_value"][i] = PURSE_VALUES[i]
+        state["purse_location"][i] = PURSE_IN_BOX
+    for r in range(N_ROUNDS):
+        state["round_deck"][r] = NOBODY
+    for s in range(MAX_PLAYERS):
+        state["purse_known"][s] = 0
+        state["deck_size"][s] = 0
+        state["known_bullets_on_top"][s] = 0
+        for k in range(N_CARD_KINDS_HELD):
+            state["hand"][s, k] = 0
+            state["discard"][s, k] = 0
+        for j in range(MAX_DECK):
+            state["deck"][s, j] = NOBODY
+    for k in range(N_CARD_KINDS_HELD):
+        state["keep_aside"][k] = 0
+    for i in range(MAX_PILE):
+        state["pile_owner"][i] = NOBODY
+        state["pile_card"][i] = NOBODY
+        state["pile_down"][i] = False
+
+
+@njit(cache=True)
+def _deal_from_shuffle(state: np.void, given: np.ndarray, n_values: int, n_taken: int, out: np.ndarray,
+                       first: int) -> None:
+    """``out[first + i]`` = ``given[i]``, or the first ``n_taken`` of a shuffle of ``0..n_values-1`` (§3.5)."""
+    if given[0] != RANDOM:
+        for i in range(n_taken):
+            out[first + i] = given[i]
+        return
+    scratch = state["pile_card"]
+    for v in range(n_values):
+        scratch[v] = v
+    shuffle_prefix(state, scratch, n_values)
+    for i in range(n_taken):
+        out[first + i] = scratch[i]
+
+
+@njit(cache=True)
+def _build_deck(state: np.void, seat: int) -> None:
+    """A seat's action cards in code order: 10 of one character, or the 11-card team deck (§2.4, §3.3)."""
+    n = 0
+    if state["bandits_per_seat"] == 1:
+        for kind in range(N_KINDS):
+            for _ in range(np.int64(CARD_COPIES[kind])):
+                state["deck"][seat, n] = kind
+                n += 1
+    else:
+        for slot in range(2):
+            for kind in range(MOVE, ROB + 1):
+                state["deck"][seat, n] = slot * N_KINDS + kind
+                n += 1
+        state["deck"][seat, n] = MARSHAL  # the team's single Marshal card, code 5 (§3.3 step 4, G7)
+        n += 1
+    state["deck_size"][seat] = n
+
+
+@njit(cache=True)
+def _place_loot(state: np.void) -> None:
+    """Starting purses on the bandits, carriage loot inside, strongbox in the locomotive (§3.1, §10.3)."""
+    n_bandits = np.int64(state["n_bandits"])
+    everybody = 0
+    for b in range(n_bandits):
+        state["purse_location"][b] = PURSE_ON_BANDIT + b
+        everybody |= np.int64(1) << np.int64(b)
+    for s in range(np.int64(state["num_players"])):
+        state["purse_known"][s] = everybody  # starting purses are known to be $250 (§3.1 step 4)
+    next_purse = n_bandits
+    for car in range(1, np.int64(state["n_carriages"]) + 1):
+        ctype = np.int64(state["car_type"][car])
+        for _ in range(np.int64(CARRIAGE_PURSES[ctype])):
+            state["purse_location"][next_purse] = car * 2 + IN
+            next_purse += 1
+        state["floor_jewels"][car * 2 + IN] = CARRIAGE_JEWELS[ctype]
+    state["floor_strongboxes"][0 * 2 + IN] = 1
+
+
+@njit(cache=True)
+def _place_bandits(state: np.void) -> None:
+    """Bandits start inside the last two cars, alternating from the first player (§3.1 step 11, §3.2)."""
+    n = np.int64(state["num_players"])
+    last = np.int64(state["n_carriages"])
+    first = np.int64(state["first_player"])
+    for s in range(n):
+        if state["bandits_per_seat"] == 2:  # slot 0 in the last car, slot 1 in front of it (G24)
+            state["bandit_car"][2 * s] = last
+            state["bandit_car"][2 * s + 1] = last - 1
+        else:
+            state["bandit_car"][s] = last - ((s - first) % n) % 2
+    for b in range(np.int64(state["n_bandits"])):
+        state["bandit_level"][b] = IN
+        state["bullets_left"][b] = BULLETS_PER_BANDIT
+
+
+@njit(cache=True)
+def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, auto_resolve: bool,
+               max_decisions: int, characters: np.ndarray, carriages: np.ndarray) -> None:
+    """Set up one record: options, characters, train, loot, round deck, first player, decks (§3)."""
+    state["rng"] = seed
+    _clear_record(state)
+    two = num_players == 2
+    state["num_players"] = num_players
+    state["bandits_per_seat"] = 2 if two else 1
+    state["n_bandits"] = 4 if two else num_players
+    state["n_carriages"] = 4 if two else num_players
+    state["expert"] = expert or two  # §3.3 step 7
+    state["auto_resolve"] = auto_resolve
+    state["max_decisions"] = max_decisions
+    n_bandits = np.int64(state["n_bandits"])
+    n_carriages = np.int64(state["n_carriages"])
+    # 1-2. characters, carriages
+    _deal_from_shuffle(state, characters, N_CHARACTERS, n_bandits, state["character"], 0)
+    _deal_from_shuffle(state, carriages, N_CARRIAGE_TYPES, n_carriages, state["car_type"], 1)
+    state["car_type"][0] = LOCOMOTIVE_TYPE
+    # 3. values of the non-starting purses over ids B..17 (§10.3)
+    shuffle_prefix(state, state["purse_value"][n_bandits:], N_PURSES - n_bandits)
+    # 4-5. round deck: four group cards in a random order, then a station card (§3.1 step 8)
+    group = SMALL_GROUP_CARDS if num_players <= 4 else LARGE_GROUP_CARDS
+    scratch = state["pile_card"]
+    for i in range(N_GROUP_CARDS):
+        scratch[i] = group[i]
+    shuffle_prefix(state, scratch, N_GROUP_CARDS)
+    for r in range(N_DEALT_ROUND_CARDS):
+        state["round_deck"][r] = scratch[r]
+    state["round_deck"][N_ROUNDS - 1] = STATION_CARDS[draw_below(state, len(STATION_CARDS))]
+    for i in range(MAX_PILE):
+        scratch[i] = NOBODY
+    # 6. first player (G26)
+    state["first_player"] = draw_below(state, num_players)
+    # 7. decks, seat order (the first round's shuffle, §4.2)
+    for s in range(num_players):
+        _build_deck(state, s)
+        shuffle_deck(state, s)
+    _place_bandits(state)
+    _place_loot(state)
+
