@@ -167,7 +167,7 @@ def test_ansi_board_shows_tuco_on_the_roof_of_car_2():
 def test_ansi_board_shows_round_decision_and_pile():
     """Title with the round card and the current turn marked; face-down cards as ??."""
     text = render_ansi(position(4))
-    assert "round 2/5: Tunnel  N [T] N T N" in text
+    assert "round 2/5: Tunnel (no event)  N [T] N T N" in text
     assert "decision: player_2 - play a card or draw" in text
     assert "2 player_2 ??" in text and "1 player_1 Move" in text
 
@@ -240,9 +240,13 @@ def test_rendering_never_changes_the_state():
 
 @pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed")
 @pytest.mark.parametrize("n", [2, 6])
-def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n):
-    """The picture is (500, 1000, 3) uint8 at every player count, with the character colours."""
-    image = render_rgb(position(n)[0])
+@pytest.mark.parametrize("done", [False, True])
+def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
+    """The picture is (500, 1000, 3) uint8 at every player count and at the end, with the character colours."""
+    states = position(n)
+    if done:  # the end shows dollar amounts, which must not be read as mathtext
+        states[0]["done"], states[0]["current"], states[0]["decision"] = True, NOBODY, D.DEC_NONE
+    image = render_rgb(states[0])
     assert image.shape == (500, 1000, 3) and image.dtype == np.uint8
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20
     tuco_red = np.array([0xC6, 0x28, 0x28])
@@ -267,10 +271,30 @@ def _random_play(n: int, seed: int, expert: bool, check) -> None:
     check(states, mask[0] * 0)
 
 
+def _scramble_hidden(states: np.ndarray) -> np.ndarray:
+    """A copy with every hidden fact of a live game changed, its public view kept (§10.4)."""
+    other = states.copy()
+    s = other[0]
+    s["purse_value"][s["n_bandits"]:] = s["purse_value"][s["n_bandits"]:][::-1].copy()
+    s["round_deck"][s["round"] + 1:] = s["round_deck"][s["round"] + 1:][::-1].copy()
+    s["deck"][:] = s["deck"][:, ::-1].copy()
+    s["rng"] ^= np.uint64(0xDEADBEEF)
+    for index in range(s["pile_size"]):
+        if s["pile_down"][index] and (s["resolving"] == NOBODY or index > s["resolving"]):
+            code = int(s["pile_card"][index])
+            s["pile_card"][index] = code - code % D.N_KINDS + (code % D.N_KINDS + 1) % D.N_KINDS
+    for seat in range(s["num_players"]):
+        held = np.flatnonzero(s["hand"][seat])
+        if len(held):
+            s["hand"][seat, held[0]] -= 1
+            s["hand"][seat, (held[0] + 1) % D.N_CARD_KINDS_HELD] += 1
+    return other
+
+
 @pytest.mark.skipif(not HAS_RULES, reason="the rules engine is not written yet")
 @pytest.mark.parametrize("n,expert", [(2, True), (3, False), (4, True), (5, False), (6, True)])
 def test_random_games_name_render_and_stay_unchanged(n, expert):
-    """Over random legal games: unique, invertible names; renders that never mutate the state."""
+    """Over random legal games: unique, invertible names; boards blind to hidden facts; no mutation."""
     def check(states: np.ndarray, mask: np.ndarray) -> None:
         before = states.tobytes()
         names = all_names(states)
@@ -278,7 +302,8 @@ def test_random_games_name_render_and_stay_unchanged(n, expert):
         for action in np.flatnonzero(mask):
             assert string_to_action(states, names[action]) == action
         text = render_ansi(states)
-        assert "??" not in text or states[0]["pile_down"].any()
+        if not states[0]["done"]:
+            assert text == render_ansi(_scramble_hidden(states))
         assert states.tobytes() == before
 
     for seed in range(3):

@@ -19,7 +19,7 @@ from .state import NOBODY
 @njit(cache=True)
 def count_cards(counts: np.ndarray) -> int:
     """Number of cards in a count-per-code row (hand, discard pile, set-aside cards)."""
-    total = 0
+    total = np.int64(0)
     for k in range(N_CARD_KINDS_HELD):
         total += np.int64(counts[k])
     return total
@@ -28,7 +28,7 @@ def count_cards(counts: np.ndarray) -> int:
 @njit(cache=True)
 def count_action_cards(counts: np.ndarray) -> int:
     """Number of action cards (codes 0..11, no bullet cards) in a count-per-code row."""
-    total = 0
+    total = np.int64(0)
     for k in range(N_CARD_CODES):
         total += np.int64(counts[k])
     return total
@@ -57,7 +57,7 @@ def reshuffle_discard(state: np.void, seat: int) -> None:
     The discard pile is laid out in card-code order before the shuffle, so the
     result depends only on the generator (§11.5).
     """
-    n = 0
+    n = np.int64(0)
     for code in range(N_CARD_KINDS_HELD):
         for _ in range(np.int64(state["discard"][seat, code])):
             state["deck"][seat, n] = code
@@ -83,7 +83,7 @@ def draw_cards(state: np.void, seat: int, count: int) -> int:
     Expert: an empty deck is replaced by the shuffled discard pile when a card
     must be drawn (G20(f)). Returns the number of cards drawn.
     """
-    drawn = 0
+    drawn = np.int64(0)
     while drawn < count:
         n = np.int64(state["deck_size"][seat])
         if n == 0:
@@ -118,7 +118,7 @@ def receive_bullet(state: np.void, bandit: int) -> None:
     """
     seat = bandit // np.int64(state["bandits_per_seat"])
     state["bullets_received"][bandit] += 1
-    put_on_deck(state, seat, BULLET_CARD)
+    put_on_deck(state, seat, np.int64(BULLET_CARD))
     if state["expert"]:
         state["known_bullets_on_top"][seat] += 1
 

@@ -43,7 +43,7 @@ from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS
                    DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, IN, LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL,
                    MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
                    N_CARD_CODES, N_CARD_KINDS_HELD, N_CARRIAGE_TYPES, N_CHARACTERS, N_DECISIONS, N_KINDS,
-                   N_LEVELS, N_LOCATIONS, N_NEUTRAL_BULLETS, N_PURSES, N_ROUND_CARDS, N_ROUNDS, N_STRONGBOXES,
+                   N_LEVELS, N_LOCATIONS, N_NEUTRAL_BULLETS, N_PURSES, N_ROUNDS, N_STRONGBOXES,
                    PURSE_IN_BOX, PURSE_ON_BANDIT, PURSE_REMOVED, PURSE_VALUES, ROOF, ROUND_CARD_TURNS,
                    SMALL_GROUP_CARDS, STATION_CARDS, TURN_NONE, TURN_SPEEDUP)
 from .state import NOBODY
@@ -91,19 +91,19 @@ INVARIANT_MESSAGES: tuple[str, ...] = (
     "neutral_supply is outside 0..13, or not 0 after supply_removed (§5.3)",
     "bullets not conserved: shots fired (6 - bullets_left) + neutral bullets handed out (13 - "
     "neutral_supply) != sum of bullets_received (§5.3, §6.3)",
-    # 25-31: cards of the seats
-    "deck_size is outside 0..53, or a draw deck entry is not a card code 0..12",
+    # 25-33: cards of the seats and the pile
+    "deck_size is outside 0..53 (0 for an absent seat), or a draw deck entry is not a card code 0..12",
     "a hand / discard / keep_aside count is negative, or an absent seat holds cards",
+    "standard rules: a discard pile, set-aside cards or known bullets on top are used (§3.4 is expert only)",
+    "keep_aside holds cards outside a KEEP decision (§4.4)",
+    "pile_size is outside 0..24, or a pile entry has an owner that is not a seat or a card code outside "
+    "0..11 (§4.3)",
+    "resolving is neither NOBODY nor a pile index 0..pile_size-1 (§4.5)",
     "action cards of a seat not conserved: hand + deck + discard + keep_aside + its unresolved pile cards "
     "!= its 10 action cards (11 with 2 players) per card code (§2.4, §3.3, §4.5)",
     "bullet cards of a seat (hand + deck + discard + keep_aside) != bullets_received by its bandits (§6.7)",
     "known_bullets_on_top exceeds the deck size or covers a card that is not a bullet card (§10.1)",
-    "standard rules: a discard pile, set-aside cards or known bullets on top are used (§3.4 is expert only)",
-    "keep_aside holds cards outside a KEEP decision (§4.4)",
-    # 32-35: pile and pending decision
-    "pile_size is outside 0..24, or a pile entry has an owner that is not a seat or a card code outside "
-    "0..11 (§4.3)",
-    "resolving is neither NOBODY nor a pile index 0..pile_size-1 (§4.5)",
+    # 34-35: pending decision
     "acting_bandit / victim is neither NOBODY nor a present bandit",
     "standard rules: a hand is not empty after Schemin' (§4.4)",
     # 36: scripted chance
@@ -344,10 +344,9 @@ def _check_loot_and_bullets(state) -> int:
 
 
 @njit(cache=True)
-def _check_cards(state) -> int:
-    """Codes 25-31: every card of every seat in exactly one place (§2.4, §3.4, §4.4, §4.5, §10.1)."""
+def _check_card_places(state) -> int:
+    """Codes 25-30: deck, counts, expert-only places, set-aside cards, the pile (§3.4, §4.3-§4.5)."""
     n = np.int64(state["num_players"])
-    bps = np.int64(state["bandits_per_seat"])
     for s in range(MAX_PLAYERS):
         size = np.int64(state["deck_size"][s])
         if size < 0 or size > MAX_DECK or (s >= n and size != 0):
@@ -356,70 +355,81 @@ def _check_cards(state) -> int:
             code = np.int64(state["deck"][s, j])
             if code < 0 or code >= N_CARD_KINDS_HELD:
                 return 25
+    aside = 0
     for k in range(N_CARD_KINDS_HELD):
         if state["keep_aside"][k] < 0:
             return 26
+        aside += np.int64(state["keep_aside"][k])
         for s in range(MAX_PLAYERS):
             if state["hand"][s, k] < 0 or state["discard"][s, k] < 0:
                 return 26
             if s >= n and (state["hand"][s, k] != 0 or state["discard"][s, k] != 0):
                 return 26
-    # the pile must be valid before its cards are counted
+    if not state["expert"]:
+        if aside != 0:
+            return 27
+        for s in range(MAX_PLAYERS):
+            if state["known_bullets_on_top"][s] != 0:
+                return 27
+            for k in range(N_CARD_KINDS_HELD):
+                if state["discard"][s, k] != 0:
+                    return 27
+    if aside != 0 and state["decision"] != DEC_KEEP:
+        return 28
     pile_size = np.int64(state["pile_size"])
     if pile_size < 0 or pile_size > MAX_PILE:
-        return 32
+        return 29
     for i in range(pile_size):
         owner = np.int64(state["pile_owner"][i])
         card = np.int64(state["pile_card"][i])
         if owner < 0 or owner >= n or card < 0 or card >= N_CARD_CODES:
-            return 32
+            return 29
     resolving = np.int64(state["resolving"])
     if resolving != NOBODY and (resolving < 0 or resolving >= pile_size):
-        return 33
+        return 30
+    return OK
+
+
+@njit(cache=True)
+def _count_seat_cards(state, seat: int, code: int, keeping: int, first_on_pile: int) -> int:
+    """Cards of ``code`` a seat has in hand, deck, discard, set aside and on the unresolved pile."""
+    total = np.int64(state["hand"][seat, code]) + np.int64(state["discard"][seat, code])
+    if seat == keeping:
+        total += np.int64(state["keep_aside"][code])
+    for j in range(np.int64(state["deck_size"][seat])):
+        if state["deck"][seat, j] == code:
+            total += 1
+    for i in range(first_on_pile, np.int64(state["pile_size"])):
+        if state["pile_owner"][i] == seat and state["pile_card"][i] == code:
+            total += 1
+    return total
+
+
+@njit(cache=True)
+def _check_card_counts(state) -> int:
+    """Codes 31-33: every card of a seat in exactly one place; known bullets on top (§2.4, §4.5, §6.7, §10.1)."""
+    n = np.int64(state["num_players"])
+    bps = np.int64(state["bandits_per_seat"])
     keeping = np.int64(state["current"]) if state["decision"] == DEC_KEEP else NOBODY
     first_on_pile = _unreturned_start(state)
     for s in range(n):
-        for k in range(N_CARD_KINDS_HELD):
-            total = np.int64(state["hand"][s, k]) + np.int64(state["discard"][s, k])
-            if s == keeping:
-                total += np.int64(state["keep_aside"][k])
-            for j in range(np.int64(state["deck_size"][s])):
-                if state["deck"][s, j] == k:
-                    total += 1
-            for i in range(first_on_pile, pile_size):
-                if state["pile_owner"][i] == s and state["pile_card"][i] == k:
-                    total += 1
-            if k < N_CARD_CODES:
-                if total != _expected_copies(state, k):
-                    return 27
-            else:
-                received = 0
-                for t in range(bps):
-                    received += np.int64(state["bullets_received"][s * bps + t])
-                if total != received:
-                    return 28
+        for k in range(N_CARD_CODES):
+            if _count_seat_cards(state, s, k, keeping, first_on_pile) != _expected_copies(state, k):
+                return 31
+    for s in range(n):
+        received = 0
+        for t in range(bps):
+            received += np.int64(state["bullets_received"][s * bps + t])
+        if _count_seat_cards(state, s, BULLET_CARD, keeping, first_on_pile) != received:
+            return 32
     for s in range(MAX_PLAYERS):
         top = np.int64(state["known_bullets_on_top"][s])
         size = np.int64(state["deck_size"][s])
         if top < 0 or top > size:
-            return 29
+            return 33
         for j in range(size - top, size):
             if state["deck"][s, j] != BULLET_CARD:
-                return 29
-    aside = 0
-    for k in range(N_CARD_KINDS_HELD):
-        aside += np.int64(state["keep_aside"][k])
-    if not state["expert"]:
-        if aside != 0:
-            return 30
-        for s in range(MAX_PLAYERS):
-            if state["known_bullets_on_top"][s] != 0:
-                return 30
-            for k in range(N_CARD_KINDS_HELD):
-                if state["discard"][s, k] != 0:
-                    return 30
-    if aside != 0 and state["decision"] != DEC_KEEP:
-        return 31
+                return 33
     return OK
 
 
@@ -458,7 +468,9 @@ def first_violation(state) -> int:
     if code == OK:
         code = _check_loot_and_bullets(state)
     if code == OK:
-        code = _check_cards(state)
+        code = _check_card_places(state)
+    if code == OK:
+        code = _check_card_counts(state)
     if code == OK:
         code = _check_pending(state)
     return code

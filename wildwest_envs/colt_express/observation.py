@@ -17,7 +17,7 @@ Fields (sizes as declared in ``OBS``)::
     players         5      player count one-hot (2..6)
     expert          1      expert rules
     round           5      round r one-hot (0..4)
-    done            1      the game is over (finished or truncated)
+    done            1      the game is over (ended by its rules; a truncated game is not)
     round_card      17     current round card one-hot
     round_revealed  17     multi-hot of the revealed cards (rounds 0..r)
     pattern         5x5    icons of the current card, one-hot none/N/T/S/R
@@ -78,7 +78,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.layout import Layout
-from .data import (BULLET_CARD, BULLETS_PER_BANDIT, DEC_KEEP, DEC_NONE, DEC_PLAN, GHOST, MAX_BANDITS,
+from .data import (BULLET_CARD, BULLETS_PER_BANDIT, DEC_KEEP, DEC_PLAN, GHOST, MAX_BANDITS,
                    MAX_CARS, MAX_PILE, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS, N_CARD_CODES,
                    N_CARD_KINDS_HELD, N_CARRIAGE_TYPES, N_CHARACTERS, N_DECISIONS, N_LEVELS,
                    N_LOCATIONS, N_NEUTRAL_BULLETS, N_PURSES, N_ROUND_CARDS, N_ROUNDS, PURSE_IN_BOX,

@@ -41,7 +41,14 @@ Decisions taken where the brief or the spec is silent:
 * **Egocentric bandits.** ``BANDIT(r)`` names bandit
   ``(current * BPS + r) mod B`` (§11.1); with no current seat (game over) it is
   ``bandit r``.
-* **Agent names** ``player_i`` are used for seat ``i`` (the PettingZoo names).
+* **Agent names** ``player_i`` are used for seat ``i`` (the PettingZoo names);
+  in the seat list ``*`` marks the first player and ``>`` the seat to decide.
+* **Title.** An event card is named after its event, so the title shows the
+  card name and its turn icons (the current PLAN turn in brackets, ``N [T] S``);
+  Tunnel and Bridge read ``(no event)``. Only the current round card is shown.
+* **End.** Scores and winners come from the rules' own scoring (``scoring``,
+  §9: best score, then fewest bullet cards received); a game that reached its
+  turn cap unfinished reads ``truncated``.
 """
 
 from __future__ import annotations
@@ -50,13 +57,14 @@ import numpy as np
 
 from .data import (A_BANDIT, A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, A_DISCARD, A_DRAW,
                    A_JEWEL, A_KEEP_REST, A_PLAY_DOWN, A_PLAY_UP, A_PURSE, A_STRONGBOX,
-                   BULLET_CARD, BULLETS_PER_BANDIT, CHARACTER_NAMES, DEC_BULLETS, DEC_FIRE_TARGET,
+                   BULLET_CARD, CHARACTER_NAMES, DEC_BULLETS, DEC_FIRE_TARGET,
                    DEC_KEEP, DEC_MARSHAL_DEST, DEC_MOVE_DEST, DEC_PICKPOCKET,
                    DEC_PLAN, DEC_PUNCH_DEST, DEC_PUNCH_LOOT, DEC_PUNCH_TARGET, DEC_ROB_LOOT,
-                   EVENT_NAMES, GHOST, GUNSLINGER_BONUS, IN, JEWEL_VALUE, KIND_NAMES, MARSHAL,
-                   N_ACTIONS, N_KINDS, N_LEVELS, N_PURSES, RANSOM_VALUE, ROOF, ROUND_CARD_EVENT,
-                   ROUND_CARD_NAMES, ROUND_CARD_TURNS, STRONGBOX_VALUE, TURN_CODES, TURN_NONE,
+                   EV_NONE, GHOST, IN, KIND_NAMES, MARSHAL, MAX_PLAYERS,
+                   N_ACTIONS, N_KINDS, N_LEVELS, RANSOM_VALUE, ROOF, ROUND_CARD_EVENT,
+                   ROUND_CARD_NAMES, ROUND_CARD_TURNS, TURN_CODES, TURN_NONE,
                    TURN_SPEEDUP, TURN_SWITCH, TURN_TUNNEL, PURSE_ON_BANDIT)
+from .scoring import score_seats, tiebreak_seats
 from .state import NOBODY
 
 RGB_SIZE_INCHES = (10.0, 5.0)  # the picture is always 1000 x 500 pixels
@@ -64,6 +72,8 @@ RGB_DPI = 100
 CHARACTER_COLOURS = ("#f4f4f4", "#2e8b3a", "#111111", "#c62828", "#1e5bd8", "#7b2fa8")  # §2.3
 TURN_NAMES = ("none", "normal", "tunnel", "speed-up", "switching")  # §2.7
 EMPTY_CELL = "."
+FLOOR_Y, CAR_HEIGHT = 30.0, 9.0  # picture units (10 pixels each): floor of the cars, height of a car
+ROOF_Y = FLOOR_Y + CAR_HEIGHT
 PAWNS_PER_ROW = 3  # bandit discs side by side at one location of the picture
 PILE_PER_TEXT_LINE = 6  # pile cards per line of the text board
 PILE_PER_PICTURE_LINE = 5  # pile cards per line of the picture's text panel
@@ -260,32 +270,14 @@ def _pattern_text(record: np.void, card: int) -> str:
     return " ".join(icons)
 
 
-def _bandit_value(record: np.void, bandit: int) -> int:
-    """Loot value of a bandit: true purse values, jewels, strongboxes, ransom (§9.1)."""
-    purses = sum(int(record["purse_value"][i]) for i in _held_purses(record, bandit))
-    return (purses + JEWEL_VALUE * int(record["jewels_held"][bandit])
-            + STRONGBOX_VALUE * int(record["strongboxes_held"][bandit])
-            + RANSOM_VALUE * int(record["ransoms"][bandit]))
-
-
-def final_scores(state: np.ndarray) -> tuple[list[int], list[int]]:
-    """Scores per seat and the winning seats of a game (§9); meaningful at the end.
-
-    Score = loot value of the seat's bandit(s) + $1000 Gunslinger bonus for every
-    seat with the most shots (3-6 players). Winners: highest score, then fewest
-    bullet cards received; remaining ties share the victory.
-    """
-    record = _record(state)
-    n, bps = _int(record, "num_players"), _int(record, "bandits_per_seat")
-    seats = range(n)
-    scores = [sum(_bandit_value(record, s * bps + k) for k in range(bps)) for s in seats]
-    if bps == 1:
-        shots = [BULLETS_PER_BANDIT - int(record["bullets_left"][s]) for s in seats]
-        scores = [score + GUNSLINGER_BONUS * (shots[s] == max(shots)) for s, score in enumerate(scores)]
-    hits = [int(record["bullets_received"][s * bps:(s + 1) * bps].sum()) for s in seats]
-    best = max(scores)
-    fewest = min(hits[s] for s in seats if scores[s] == best)
-    return scores, [s for s in seats if scores[s] == best and hits[s] == fewest]
+def _final_results(record: np.void) -> tuple[list[int], list[int]]:
+    """Scores per seat (the rules' §9 scoring) and the winning seats: best score, then best tie-break."""
+    n = _int(record, "num_players")
+    scores, ties = np.zeros(MAX_PLAYERS, np.int32), np.zeros(MAX_PLAYERS, np.int32)
+    score_seats(record, scores)
+    tiebreak_seats(record, ties)
+    keys = [(int(scores[s]), int(ties[s])) for s in range(n)]
+    return [key[0] for key in keys], [s for s in range(n) if keys[s] == max(keys)]
 
 
 # ---- the text board --------------------------------------------------------------------
@@ -296,9 +288,9 @@ def _title_lines(record: np.void) -> list[str]:
     rules = "expert rules" if record["expert"] else "standard rules"
     head = f"Colt Express, {n} players, {rules} - round {r + 1}/5"
     card = _round_card(record)
-    if card != NOBODY:
-        event = EVENT_NAMES[int(ROUND_CARD_EVENT[card])]
-        head += f": {ROUND_CARD_NAMES[card]}  {_pattern_text(record, card)}  (event: {event})"
+    if card != NOBODY:  # an event card is named after its event (§2.6)
+        no_event = " (no event)" if ROUND_CARD_EVENT[card] == EV_NONE else ""
+        head += f": {ROUND_CARD_NAMES[card]}{no_event}  {_pattern_text(record, card)}"
     return [head, f"first player: {_agent(_int(record, 'first_player'))}"]
 
 
@@ -346,14 +338,19 @@ def _bandit_line(record: np.void, bandit: int, reveal: bool) -> str:
             f"{int(record['bullets_received'][bandit])} received; {_loot_text(record, bandit, reveal)}")
 
 
+def _seat_marks(record: np.void, seat: int) -> str:
+    """``*`` for the first player, ``>`` for the seat to decide."""
+    first = "*" if seat == _int(record, "first_player") else " "
+    return first + (">" if seat == _int(record, "current") else " ")
+
+
 def _seat_lines(record: np.void) -> list[str]:
     """Per seat: agent, markers, public card counts, then its bandit(s) (§10.1)."""
-    lines, bps = [], _int(record, "bandits_per_seat")
+    lines, bps = ["seats (* first player, > to decide):"], _int(record, "bandits_per_seat")
     reveal = bool(record["done"])
     for seat in range(_int(record, "num_players")):
         hand, deck, discard = _public_sizes(record, seat)
-        marks = ("*" if seat == _int(record, "first_player") else " ") + (">" if seat == _int(record, "current") else " ")
-        text = f"{_agent(seat)} {marks} hand {hand}, deck {deck}"
+        text = f"{_agent(seat)} {_seat_marks(record, seat)} hand {hand}, deck {deck}"
         if record["expert"]:
             text += f", discard {discard}, known bullets on deck top {int(record['known_bullets_on_top'][seat])}"
         lines.append(text)
@@ -431,10 +428,9 @@ def _end_lines(record: np.void) -> list[str]:
         if _int(record, "n_decisions") >= _int(record, "max_decisions"):
             return [f"truncated: the turn cap of {_int(record, 'max_decisions')} decisions was reached"]
         return [f"decision: {_agent(_int(record, 'current'))} - {_decision_text(record)}"]
-    scores, winners = final_scores(record)
-    lines = ["game over; final scores:"]
-    lines += [f"  {_agent(s)} ${score}" + ("  WINNER" if s in winners else "") for s, score in enumerate(scores)]
-    return lines
+    scores, winners = _final_results(record)
+    results = [f"{_agent(s)} ${score}" + (" WINNER" if s in winners else "") for s, score in enumerate(scores)]
+    return ["game over - final scores: " + " | ".join(results)]
 
 
 def render_ansi(state: np.ndarray) -> str:
@@ -469,6 +465,11 @@ def _new_figure():
     return fig, ax
 
 
+def _text(ax, x: float, y: float, text: str, **style) -> None:
+    """Plain text at (x, y): never parsed as mathtext (dollar amounts)."""
+    ax.text(x, y, text, parse_math=False, **style)
+
+
 def _car_x(record: np.void, car: int) -> tuple[float, float]:
     """Left edge and width of a car's box: the last car at the left, the locomotive at the right."""
     n_cars = _int(record, "n_carriages") + 1
@@ -482,17 +483,17 @@ def _draw_car(ax, record: np.void, car: int) -> None:
 
     x, width = _car_x(record, car)
     colour = "#5a5a5a" if car == 0 else "#a0522d"
-    ax.add_patch(Rectangle((x + 0.6, 26.0), width - 1.2, 9.0, facecolor=colour, edgecolor="black", lw=1.5))
-    ax.plot([x + 0.6, x + width - 0.6], [35.0, 35.0], color="black", lw=3)
+    ax.add_patch(Rectangle((x + 0.6, FLOOR_Y), width - 1.2, CAR_HEIGHT, facecolor=colour, edgecolor="black", lw=1.5))
+    ax.plot([x + 0.6, x + width - 0.6], [ROOF_Y, ROOF_Y], color="black", lw=3)
     if car == 0:  # chimney of the locomotive
-        ax.add_patch(Rectangle((x + width - 4.0, 35.0), 2.0, 3.0, facecolor="#333333", edgecolor="black"))
+        ax.add_patch(Rectangle((x + width - 4.0, ROOF_Y), 2.0, 3.0, facecolor="#333333", edgecolor="black"))
     label = "locomotive" if car == 0 else f"car {car} (type {int(record['car_type'][car])})"
-    ax.text(x + width / 2, 24.6, label, ha="center", va="top", fontsize=8)
-    for level, (lx, y, align, colour) in ((IN, (x + 1.2, 26.3, "left", "#ffd54a")),
-                                          (ROOF, (x + width - 1.0, 35.4, "right", "#7a5a00"))):
+    _text(ax, x + width / 2, FLOOR_Y - 1.4, label, ha="center", va="top", fontsize=8)
+    for level, (lx, y, align, colour) in ((IN, (x + 1.2, FLOOR_Y + 0.3, "left", "#ffd54a")),
+                                          (ROOF, (x + width - 1.0, ROOF_Y + 0.4, "right", "#7a5a00"))):
         loot = [w for w in _cell(record, car, level).split() if w[0] in "PJS" and w[1:].isdigit()]
         if loot:
-            ax.text(lx, y, " ".join(loot), fontsize=7, color=colour, va="bottom", ha=align, weight="bold")
+            _text(ax, lx, y, " ".join(loot), fontsize=7, color=colour, va="bottom", ha=align, weight="bold")
 
 
 def _pawn_centre(record: np.void, car: int, level: int, index: int) -> tuple[float, float]:
@@ -500,7 +501,7 @@ def _pawn_centre(record: np.void, car: int, level: int, index: int) -> tuple[flo
     x, width = _car_x(record, car)
     row, column = divmod(index, PAWNS_PER_ROW)
     step = min(3.2, (width - 2.5) / PAWNS_PER_ROW)
-    bottom = 29.0 if level == IN else 37.0
+    bottom = FLOOR_Y + 3.0 if level == IN else ROOF_Y + 2.0
     return x + 2.4 + column * step, bottom + row * 3.3
 
 
@@ -517,10 +518,10 @@ def _draw_pawns(ax, record: np.void) -> None:
         character = int(record["character"][bandit])
         ax.add_patch(Circle((cx, cy), 1.45, facecolor=CHARACTER_COLOURS[character], edgecolor="black", lw=1))
         text_colour = "black" if character == GHOST else "white"
-        ax.text(cx, cy, CHARACTER_NAMES[character][:2], ha="center", va="center", fontsize=7, color=text_colour)
+        _text(ax, cx, cy, CHARACTER_NAMES[character][:2], ha="center", va="center", fontsize=7, color=text_colour)
     x, width = _car_x(record, _int(record, "marshal_car"))
-    ax.add_patch(Circle((x + width - 3.0, 31.5), 1.6, facecolor="#e0b000", edgecolor="black", lw=1))
-    ax.text(x + width - 3.0, 31.5, "M", ha="center", va="center", fontsize=8, weight="bold")
+    ax.add_patch(Circle((x + width - 3.0, FLOOR_Y + 5.5), 1.6, facecolor="#e0b000", edgecolor="black", lw=1))
+    _text(ax, x + width - 3.0, FLOOR_Y + 5.5, "M", ha="center", va="center", fontsize=8, weight="bold")
 
 
 def _panel_text(record: np.void) -> str:
@@ -542,11 +543,11 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
     record = _record(state)
     fig, ax = _new_figure()
     try:
-        ax.text(1.0, 49.0, "   ".join(_title_lines(record)), fontsize=10, va="top", ha="left", weight="bold")
+        _text(ax, 1.0, 49.0, "   ".join(_title_lines(record)), fontsize=10, va="top", ha="left", weight="bold")
         for car in range(_int(record, "n_carriages") + 1):
             _draw_car(ax, record, car)
         _draw_pawns(ax, record)
-        ax.text(1.0, 22.5, _panel_text(record), fontsize=7, family="monospace", va="top", ha="left")
+        _text(ax, 1.0, FLOOR_Y - 3.5, _panel_text(record), fontsize=7, family="monospace", va="top", ha="left")
         fig.canvas.draw()
         image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
     finally:

@@ -15,8 +15,9 @@ each skipped when its option is given:
 6. first player: one draw among the N seats;
 7. each deck, seat 0 first, laid out in card-code order then shuffled.
 
-The pile arrays serve as scratch space for steps 1, 2 and 4 and are cleared
-afterwards.
+The pile arrays serve as scratch space for the shuffles of steps 1-4 and are
+cleared afterwards. The purse-value shuffle permutes the value table: id
+``B + i`` gets value ``PURSE_VALUES[B + order[i]]``.
 """
 
 from __future__ import annotations
@@ -94,29 +95,23 @@ def _clear_record(state: np.void) -> None:
     for i in range(MAX_PILE):
         state["pile_owner"][i] = NOBODY
         state["pile_card"][i] = NOBODY
-        state["pile_down"][i] = False
+        state["pile_down"][i] = 0
 
 
 @njit(cache=True)
-def _deal_from_shuffle(state: np.void, given: np.ndarray, n_values: int, n_taken: int, out: np.ndarray,
-                       first: int) -> None:
-    """``out[first + i]`` = ``given[i]``, or the first ``n_taken`` of a shuffle of ``0..n_values-1`` (§3.5)."""
-    if given[0] != RANDOM:
-        for i in range(n_taken):
-            out[first + i] = given[i]
-        return
-    scratch = state["pile_card"]
+def _shuffled_ids(state: np.void, n_values: int) -> np.ndarray:
+    """A random order of ``0..n_values-1`` in the scratch space (the pile arrays) (§3.5)."""
+    scratch = state["pile_card"][:]
     for v in range(n_values):
         scratch[v] = v
     shuffle_prefix(state, scratch, n_values)
-    for i in range(n_taken):
-        out[first + i] = scratch[i]
+    return scratch
 
 
 @njit(cache=True)
 def _build_deck(state: np.void, seat: int) -> None:
     """A seat's action cards in code order: 10 of one character, or the 11-card team deck (§2.4, §3.3)."""
-    n = 0
+    n = np.int64(0)
     if state["bandits_per_seat"] == 1:
         for kind in range(N_KINDS):
             for _ in range(np.int64(CARD_COPIES[kind])):
@@ -136,7 +131,7 @@ def _build_deck(state: np.void, seat: int) -> None:
 def _place_loot(state: np.void) -> None:
     """Starting purses on the bandits, carriage loot inside, strongbox in the locomotive (§3.1, §10.3)."""
     n_bandits = np.int64(state["n_bandits"])
-    everybody = 0
+    everybody = np.int64(0)
     for b in range(n_bandits):
         state["purse_location"][b] = PURSE_ON_BANDIT + b
         everybody |= np.int64(1) << np.int64(b)
@@ -185,25 +180,37 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, 
     state["max_decisions"] = max_decisions
     n_bandits = np.int64(state["n_bandits"])
     n_carriages = np.int64(state["n_carriages"])
-    # 1-2. characters, carriages
-    _deal_from_shuffle(state, characters, N_CHARACTERS, n_bandits, state["character"], 0)
-    _deal_from_shuffle(state, carriages, N_CARRIAGE_TYPES, n_carriages, state["car_type"], 1)
+    # 1. characters
+    if characters[0] == RANDOM:
+        ids = _shuffled_ids(state, np.int64(N_CHARACTERS))
+        for b in range(n_bandits):
+            state["character"][b] = ids[b]
+    else:
+        for b in range(n_bandits):
+            state["character"][b] = characters[b]
+    # 2. carriages, front to back
     state["car_type"][0] = LOCOMOTIVE_TYPE
-    # 3. values of the non-starting purses over ids B..17 (§10.3)
-    shuffle_prefix(state, state["purse_value"][n_bandits:], N_PURSES - n_bandits)
+    if carriages[0] == RANDOM:
+        ids = _shuffled_ids(state, np.int64(N_CARRIAGE_TYPES))
+        for c in range(n_carriages):
+            state["car_type"][c + 1] = ids[c]
+    else:
+        for c in range(n_carriages):
+            state["car_type"][c + 1] = carriages[c]
+    # 3. values of the non-starting purses: the values of ids B..17 in a random order (§10.3)
+    order = _shuffled_ids(state, np.int64(N_PURSES - n_bandits))
+    for i in range(N_PURSES - n_bandits):
+        state["purse_value"][n_bandits + i] = PURSE_VALUES[n_bandits + np.int64(order[i])]
     # 4-5. round deck: four group cards in a random order, then a station card (§3.1 step 8)
-    group = SMALL_GROUP_CARDS if num_players <= 4 else LARGE_GROUP_CARDS
-    scratch = state["pile_card"]
-    for i in range(N_GROUP_CARDS):
-        scratch[i] = group[i]
-    shuffle_prefix(state, scratch, N_GROUP_CARDS)
+    first_card = SMALL_GROUP_CARDS[0] if num_players <= 4 else LARGE_GROUP_CARDS[0]
+    order = _shuffled_ids(state, np.int64(N_GROUP_CARDS))
     for r in range(N_DEALT_ROUND_CARDS):
-        state["round_deck"][r] = scratch[r]
-    state["round_deck"][N_ROUNDS - 1] = STATION_CARDS[draw_below(state, len(STATION_CARDS))]
+        state["round_deck"][r] = first_card + order[r]
+    state["round_deck"][N_ROUNDS - 1] = STATION_CARDS[draw_below(state, np.int64(len(STATION_CARDS)))]
     for i in range(MAX_PILE):
-        scratch[i] = NOBODY
+        order[i] = NOBODY
     # 6. first player (G26)
-    state["first_player"] = draw_below(state, num_players)
+    state["first_player"] = draw_below(state, np.int64(num_players))
     # 7. decks, seat order (the first round's shuffle, §4.2)
     for s in range(num_players):
         _build_deck(state, s)

@@ -75,7 +75,7 @@ STATE_DTYPE = np.dtype(RNG_FIELDS + [
     # ---- the pile (§4.3, §4.5) ----
     ("pile_owner", np.int8, (MAX_PILE,)),             # seat that played each card, in play order
     ("pile_card", np.int8, (MAX_PILE,)),              # card code of each card
-    ("pile_down", np.bool_, (MAX_PILE,)),             # the card was played face down
+    ("pile_down", np.int8, (MAX_PILE,)),              # 1: the card was played face down (int8: numba has no nested bool arrays)
     ("pile_size", np.int8),                           # cards on the pile
     ("resolving", np.int8),                           # index of the card being resolved in Stealin', NOBODY otherwise
     # ---- the pending decision (§11.3) ----

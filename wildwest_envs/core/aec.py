@@ -22,7 +22,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import EzPickle
+from gymnasium.utils import EzPickle
 
 from .game import REWARD_MODES, Game
 from .rng import game_seed
