@@ -20,6 +20,8 @@ decisions:
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
@@ -50,10 +52,12 @@ class SelfPlayVecEnv(VecEnv):
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._masks = np.zeros((num_envs, game.n_actions), dtype=np.int8)
         self.opponent_decisions = 0
+        self.env_seconds = 0.0  # wall time spent inside reset/step_wait (engine + opponents)
 
     # ---- VecEnv API ---------------------------------------------------------------------
     def reset(self) -> np.ndarray:
         """Deal ``num_envs`` fresh games and play until every learner must decide."""
+        start = time.perf_counter()
         if self._seeds[0] is not None:  # VecEnv.seed(s) was called
             self.run_seed, self.rng = int(self._seeds[0]), np.random.default_rng(self._seeds[0])
             self._next_game = 0
@@ -61,7 +65,9 @@ class SelfPlayVecEnv(VecEnv):
         self._deal(np.arange(self.num_envs))
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         self._play_opponents(rewards, np.zeros(self.num_envs, bool), [{} for _ in range(self.num_envs)])
-        return self._learner_observations()
+        observations = self._learner_observations()
+        self.env_seconds += time.perf_counter() - start
+        return observations
 
     def step_async(self, actions: np.ndarray) -> None:
         """Store the learner's actions."""
@@ -69,6 +75,7 @@ class SelfPlayVecEnv(VecEnv):
 
     def step_wait(self):
         """Apply the learner's actions, let the opponents play, report rewards and ends."""
+        start = time.perf_counter()
         rows = np.arange(self.num_envs)
         if not self._masks[rows, self._actions].all():
             bad = int(np.flatnonzero(self._masks[rows, self._actions] == 0)[0])
@@ -78,7 +85,9 @@ class SelfPlayVecEnv(VecEnv):
         dones = np.zeros(self.num_envs, dtype=bool)
         infos = [{} for _ in range(self.num_envs)]
         self._play_opponents(rewards, dones, infos)
-        return self._learner_observations(), rewards, dones, infos
+        observations = self._learner_observations()
+        self.env_seconds += time.perf_counter() - start
+        return observations, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the learner's legal actions in each game."""

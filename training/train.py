@@ -1,0 +1,166 @@
+"""Train a MaskablePPO agent by self-play on a registered game (CleanRL-style, one file).
+
+    python -m training.train --game colt_express --players 3
+
+The learner sits in a random seat of each of ``num_envs`` batched games; the
+other seats are played inside the env by an opponent pool (random, the game's
+heuristic if it has one, and snapshots of the learner added on a schedule).
+Writes to ``run_dir``: ``config.json``, ``progress.csv`` and TensorBoard logs,
+``checkpoints/``, the final ``model.zip``, ``evaluation.md`` and
+``learning_curve.png``; prints the evaluation table at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+from stable_baselines3.common.logger import configure
+
+from agents.registry import make_agent
+from agents.policy import PolicyAgent
+from training.evaluate import evaluate_against, plot_learning_curve
+from training.opponents import OpponentPool
+from training.selfplay_env import SelfPlayVecEnv
+from wildwest_envs.registry import canonical_name, get_game
+
+
+@dataclass
+class Args:
+    game: str = "colt_express"
+    """registered game to train on"""
+    players: int = 3
+    """number of players"""
+    seed: int = 1
+    """seeds python, numpy, torch and every environment"""
+    total_timesteps: int = 600_000
+    """learner decisions to train for"""
+    num_envs: int = 64
+    """games played at once"""
+    n_steps: int = 128
+    """rollout length per game between updates"""
+    batch_size: int = 2048
+    """minibatch size"""
+    n_epochs: int = 4
+    """passes over each rollout"""
+    learning_rate: float = 3e-4
+    """Adam step size"""
+    gamma: float = 0.995
+    """discount (the reward comes at the end of the game)"""
+    ent_coef: float = 0.01
+    """entropy bonus"""
+    net_arch: str = "256,256"
+    """hidden layer sizes of the policy and value networks"""
+    opponents: str = "random"
+    """comma-separated opponent pool (names or checkpoint paths)"""
+    snapshot_every: int = 100_000
+    """add a frozen copy of the learner to the pool every this many timesteps (0: never)"""
+    checkpoint_every: int = 200_000
+    """save a checkpoint every this many timesteps"""
+    eval_games: int = 1000
+    """games of the final evaluation against each opponent line-up"""
+    eval_opponents: str = "random"
+    """comma-separated agents the final evaluation plays against (each fills all other seats)"""
+    run_dir: str = ""
+    """output directory (default runs/<game>_<players>p_seed<seed>)"""
+    threads: int = 2
+    """torch threads"""
+
+
+def parse_args() -> Args:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for f in dataclasses.fields(Args):
+        parser.add_argument(f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default)
+    return Args(**vars(parser.parse_args()))
+
+
+class SelfPlayCallback(BaseCallback):
+    """Logs the learner's win rate and the env's share of wall time; adds learner snapshots to the pool."""
+
+    def __init__(self, pool: OpponentPool, snapshot_every: int, window: int = 500):
+        super().__init__()
+        self.pool, self.snapshot_every = pool, snapshot_every
+        self.results: deque = deque(maxlen=window)
+        self.start = time.perf_counter()
+        self.last_snapshot = 0
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"]):
+            if done:
+                self.results.append(info["won"])
+        if self.results:
+            self.logger.record("selfplay/win_rate", float(np.mean(self.results)))
+        env = self.training_env
+        self.logger.record("selfplay/env_time_share", env.env_seconds / max(time.perf_counter() - self.start, 1e-9))
+        if self.snapshot_every and self.num_timesteps - self.last_snapshot >= self.snapshot_every:
+            self.last_snapshot = self.num_timesteps
+            k = sum(self.pool.is_snapshot) + 1
+            self.pool.add(PolicyAgent.from_model(self.model, deterministic=False, seed=k, name=f"snapshot-{k}"))
+        return True
+
+
+def main() -> None:
+    args = parse_args()
+    game_name = canonical_name(args.game)
+    game = get_game(game_name)
+    run_dir = Path(args.run_dir or f"runs/{game_name}_{args.players}p_seed{args.seed}")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config = dict(dataclasses.asdict(args), game=game_name, num_players=args.players)
+    (run_dir / "config.json").write_text(json.dumps(config, indent=1))
+
+    # ---- seeding ----
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+
+    # ---- env and opponents ----
+    pool = OpponentPool([make_agent(spec, game_name, seed=args.seed + i)
+                         for i, spec in enumerate(args.opponents.split(","))])
+    env = SelfPlayVecEnv(game, args.num_envs, pool, seed=args.seed, num_players=args.players)
+
+    # ---- model ----
+    arch = [int(x) for x in args.net_arch.split(",")]
+    model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
+                        n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
+                        ent_coef=args.ent_coef, policy_kwargs={"net_arch": arch}, seed=args.seed,
+                        device="cpu", verbose=0)
+    model.set_logger(configure(str(run_dir), ["csv", "tensorboard"]))
+
+    # ---- training ----
+    callbacks = CallbackList([
+        SelfPlayCallback(pool, args.snapshot_every),
+        CheckpointCallback(max(args.checkpoint_every // args.num_envs, 1), str(run_dir / "checkpoints"), "model"),
+    ])
+    start = time.perf_counter()
+    model.learn(total_timesteps=args.total_timesteps, callback=callbacks, progress_bar=True)
+    train_seconds = time.perf_counter() - start
+    model.save(run_dir / "model.zip")
+    print(f"trained {args.total_timesteps:,} timesteps in {train_seconds:.0f} s; "
+          f"environment side {env.env_seconds / train_seconds:.1%} of the wall time; saved {run_dir / 'model.zip'}")
+
+    # ---- evaluation ----
+    learner = PolicyAgent.load(run_dir / "model.zip", deterministic=True, seed=args.seed)
+    tables = []
+    for spec in args.eval_opponents.split(","):
+        opponents = [make_agent(spec, game_name, seed=1000 + i) for i in range(args.players - 1)]
+        table, _ = evaluate_against(game_name, args.players, learner, opponents, args.eval_games, seed=args.seed)
+        tables.append(f"### trained agent vs {args.players - 1} × {spec}\n\n{table}\n")
+    report = "\n".join(tables)
+    (run_dir / "evaluation.md").write_text(report)
+    plot_learning_curve(run_dir)
+    print(report)
+
+
+if __name__ == "__main__":
+    main()
