@@ -43,6 +43,7 @@ class SelfPlayVecEnv(VecEnv):
         self.reward_mode = reward_mode
         self.run_seed = seed
         self.rng = np.random.default_rng(seed)
+        self.render_mode = None  # read by VecEnv.__init__ through get_attr
         observation_space = spaces.Box(-np.inf, np.inf, (game.obs_size,), np.float32)
         super().__init__(num_envs, observation_space, spaces.Discrete(game.n_actions))
         self.states = np.zeros(num_envs, dtype=game.state_dtype)

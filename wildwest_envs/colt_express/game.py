@@ -5,15 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.game import Game
+from ..core.kernels import dual
 from . import invariants, observation, render, rules
 from .data import MAX_PLAYERS, MIN_PLAYERS, N_ACTIONS
 from .options import carriages_array, characters_array, parse_options
 from .state import STATE_DTYPE
 
 
+_INIT = dual(rules.init)
+
+
 def _init(states: np.ndarray, seeds: np.ndarray, options: dict) -> None:
     """Set up fresh games with the parsed options (§3)."""
-    rules.init(states, seeds, options["num_players"], options["expert"], options["auto_resolve_forced"],
+    _INIT(states, seeds, options["num_players"], options["expert"], options["auto_resolve_forced"],
                options["max_decisions"], characters_array(options), carriages_array(options))
 
 

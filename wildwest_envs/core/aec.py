@@ -61,6 +61,13 @@ class GameAECEnv(AECEnv, EzPickle):
         self._run_seed: int | None = None
         self._episode = 0
         self.states: np.ndarray | None = None
+        # preallocated batch-of-one buffers: the hot path calls the kernels directly
+        self._seat_arrays = [np.array([s], dtype=np.int64) for s in range(n_players)]
+        self._obs_buffer = np.zeros((1, self.game.obs_size), dtype=np.float32)
+        self._mask_buffer = np.zeros((1, self.game.n_actions), dtype=np.int8)
+        self._action_buffer = np.zeros(1, dtype=np.int64)
+        self._no_actions = np.zeros(self.game.n_actions, dtype=np.int8)
+        self._over = False
 
     # ---- spaces ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -92,28 +99,40 @@ class GameAECEnv(AECEnv, EzPickle):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._refresh()
         self.agent_selection = agent_name(int(self.states[0]["current"]))
 
     def observe(self, agent: str) -> dict:
         """``{"observation", "action_mask"}`` of ``agent``; the mask is all 0 off turn."""
         seat = self._seat[agent]
-        observation = self.game.observe(self.states, np.array([seat]))[0]
-        mask = np.zeros(self.game.n_actions, dtype=np.int8)
-        if int(self.states[0]["current"]) == seat and not self._game_over():
-            mask = self.game.legal_mask(self.states)[0]
-        return {"observation": observation, "action_mask": mask}
+        self.game.observe_kernel(self.states, self._seat_arrays[seat], self._obs_buffer)
+        on_turn = not self._over and int(self.states[0]["current"]) == seat
+        mask = self._mask_buffer[0].copy() if on_turn else self._no_actions.copy()
+        return {"observation": self._obs_buffer[0].copy(), "action_mask": mask}
 
     def step(self, action) -> None:
-        """Apply ``action`` of ``agent_selection``; ``None`` for a finished agent."""
+        """Apply ``action`` of ``agent_selection``; ``None`` for a finished agent.
+
+        Raises ``ValueError`` (and changes nothing) for ``None`` before the end,
+        a non-integer, an out-of-range or an illegal action.
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         if action is None:
             raise ValueError(f"{agent} must act: None is only valid after the game has ended")
-        self.game.step(self.states, np.array([self.game._check_action_id(action)]))
+        action = self.game._check_action_id(action)
+        if not self._mask_buffer[0, action]:
+            state = self.states[0]
+            legal = {int(a): self.game.action_to_string_fn(state, int(a)) for a in np.flatnonzero(self._mask_buffer[0])}
+            raise ValueError(f"illegal action {action} ({self.game.action_to_string_fn(state, action)!r}) "
+                             f"for {agent}; legal: {legal}")
+        self._action_buffer[0] = action
+        self.game.step_kernel(self.states, self._action_buffer)
+        self._refresh()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self._game_over():
+        if self._over:
             self._finish()
         else:
             self.agent_selection = agent_name(int(self.states[0]["current"]))
@@ -141,8 +160,11 @@ class GameAECEnv(AECEnv, EzPickle):
         """Nothing to release."""
 
     # ---- private --------------------------------------------------------------------
-    def _game_over(self) -> bool:
-        return bool(self.game.terminal(self.states)[0] or self.game.truncated(self.states)[0])
+    def _refresh(self) -> None:
+        """Recompute the legal mask and whether the game is over, once per change of state."""
+        self.game.legal_mask_kernel(self.states, self._mask_buffer)
+        state = self.states[0]
+        self._over = bool(state["done"]) or int(state["n_decisions"]) >= int(state["max_decisions"])
 
     def _finish(self) -> None:
         truncated = bool(self.game.truncated(self.states)[0])

@@ -35,6 +35,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import serialize
+from .kernels import dual
 from .layout import Layout
 from .rng import game_seeds
 
@@ -85,6 +86,12 @@ class Game:
     invariant_messages: tuple
     score_scale: float = 1.0
     resample_hidden_fn: Callable | None = field(default=None)
+
+    def __post_init__(self):
+        # small batches (the PettingZoo adapter's batch of one) run serial builds (core.kernels)
+        for name in ("legal_mask_kernel", "step_kernel", "observe_kernel", "scores_kernel",
+                     "tiebreak_kernel", "invariants_kernel"):
+            object.__setattr__(self, name, dual(getattr(self, name)))
 
     # ---- sizes -------------------------------------------------------------
     @property

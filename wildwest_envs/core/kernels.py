@@ -1,0 +1,54 @@
+"""Batch kernels in two builds: parallel for big batches, serial for small ones.
+
+Games write each batch kernel once, as a ``prange`` loop compiled with
+``@njit(cache=True, parallel=True)``. Starting the thread pool costs far more
+than one game's work, so the PettingZoo adapter (a batch of one) and small
+batches run a serial build of the same Python function instead (``prange`` is
+``range`` there). ``dual(kernel)`` returns a callable that picks the build by
+batch size; results are identical.
+
+The serial build is a copy of the function with its own ``__qualname__``
+(``<name>_serial``), because numba's on-disk cache names its files after the
+qualified name and does not key them by the ``parallel`` flag.
+"""
+
+from __future__ import annotations
+
+import types
+
+from numba import njit
+
+SERIAL_BELOW = 64  # batches smaller than this run the serial build
+
+
+def _renamed_copy(py_func, suffix: str):
+    copy = types.FunctionType(py_func.__code__, py_func.__globals__, py_func.__name__ + suffix,
+                              py_func.__defaults__, py_func.__closure__)
+    copy.__qualname__ = py_func.__qualname__ + suffix
+    copy.__module__ = py_func.__module__
+    copy.__doc__ = py_func.__doc__
+    return copy
+
+
+class DualKernel:
+    """A batch kernel (first argument: the ``(B,)`` states) in parallel and serial builds."""
+
+    def __init__(self, kernel):
+        self.parallel = kernel
+        py_func = getattr(kernel, "py_func", None)
+        self.serial = njit(cache=True)(_renamed_copy(py_func, "_serial")) if py_func is not None else kernel
+        self.__doc__ = getattr(kernel, "__doc__", None)
+        self.__name__ = getattr(kernel, "__name__", "kernel")
+
+    def __call__(self, states, *args):
+        """Run the serial build for small batches, the parallel one otherwise."""
+        if len(states) < SERIAL_BELOW:
+            return self.serial(states, *args)
+        return self.parallel(states, *args)
+
+
+def dual(kernel):
+    """Wrap a numba batch kernel (or pass a plain function through unchanged)."""
+    if isinstance(kernel, DualKernel) or not hasattr(kernel, "py_func"):
+        return kernel
+    return DualKernel(kernel)
