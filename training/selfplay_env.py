@@ -54,6 +54,8 @@ class SelfPlayVecEnv(VecEnv):
         self._masks = np.zeros((num_envs, game.n_actions), dtype=np.int8)
         self.opponent_decisions = 0
         self.env_seconds = 0.0  # wall time spent inside reset/step_wait (engine + opponents)
+        self._episode_steps = np.zeros(num_envs, dtype=np.int64)  # learner decisions in the current game
+        self._start_time = time.perf_counter()
 
     # ---- VecEnv API ---------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -82,6 +84,7 @@ class SelfPlayVecEnv(VecEnv):
             bad = int(np.flatnonzero(self._masks[rows, self._actions] == 0)[0])
             raise ValueError(f"learner action {self._actions[bad]} is illegal in game {bad}")
         self.game.step(self.states, self._actions, check=False)
+        self._episode_steps += 1
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=bool)
         infos = [{} for _ in range(self.num_envs)]
@@ -124,6 +127,7 @@ class SelfPlayVecEnv(VecEnv):
         self.states[rows] = self.game.init(seeds, **self.options)
         self.learner_seat[rows] = self.rng.integers(self.num_players, size=len(rows))
         self.opponent_of[rows] = self.opponents.sample(self.rng, (len(rows), self.game.max_players))
+        self._episode_steps[rows] = 0
 
     def _play_opponents(self, rewards: np.ndarray, dones: np.ndarray, infos: list) -> None:
         """Let the opponents move until every game waits for its learner; settle finished games."""
@@ -159,6 +163,8 @@ class SelfPlayVecEnv(VecEnv):
             infos[b] = {"terminal_observation": final_obs[j], "scores": scores[j, :self.num_players].tolist(),
                         "learner_seat": int(seats[j]), "won": bool(won[j]),
                         "truncated": bool(self.game.truncated(finished[j:j + 1])[0])}
+            infos[b]["episode"] = {"r": float(returns[j]), "l": int(self._episode_steps[b]),
+                                   "t": round(time.perf_counter() - self._start_time, 6)}  # SB3 logs ep_rew_mean
             if infos[b]["truncated"]:
                 infos[b]["TimeLimit.truncated"] = True
         self._deal(rows)

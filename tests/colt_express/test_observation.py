@@ -23,7 +23,8 @@ from tests.colt_express._random_states import CONFIG_IDS, CONFIGS, random_action
 from wildwest_envs.colt_express import rules
 from wildwest_envs.colt_express.data import (A_PLAY_DOWN, BULLET_CARD, DEC_KEEP, DEC_PLAN, LARGE_GROUP_CARDS,
                                              N_ACTIONS, N_CARD_CODES, N_CARD_KINDS_HELD, N_PURSES, PURSE_ON_BANDIT,
-                                             ROUND_CARD_TURNS, SMALL_GROUP_CARDS, STATION_CARDS, TURN_TUNNEL)
+                                             ROUND_CARD_TURNS, SMALL_GROUP_CARDS, STATION_CARDS, TURN_NONE,
+                                             TURN_SPEEDUP, TURN_TUNNEL)
 from wildwest_envs.colt_express.invariants import check_invariants
 from wildwest_envs.colt_express.observation import (BANDIT_CHARACTER, BANDIT_COLUMNS, BANDIT_LOCATION,
                                                     BANDIT_OWN_TEAM, BANDIT_PRESENT, BANDIT_SEAT,
@@ -483,7 +484,12 @@ def test_unrevealed_round_cards_are_hidden(config):
         r = int(record["round"])
         if r == 4 or record["decision"] == DEC_PLAN:  # keep the PLAN turn index valid for the new card
             return False
-        unused = [int(c) for c in group if c not in record["round_deck"][:4]]
+        n = int(record["num_players"])
+        plays = [n * sum(2 if icon == TURN_SPEEDUP else int(icon != TURN_NONE) for icon in ROUND_CARD_TURNS[c])
+                 for c in range(len(ROUND_CARD_TURNS))]
+        unused = [int(c) for c in group if c not in record["round_deck"][:4] and plays[c] >= record["pile_size"]]
+        if not unused:
+            return False
         record["round_deck"][r] = unused[rng.integers(len(unused))]
         return True
     changed, applied = variants(states, change_current, seed=61)

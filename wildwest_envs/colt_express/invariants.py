@@ -19,7 +19,11 @@ in it (§10.3); jewels and strongboxes conserved (§2.1, §8.4); bullets conserv
 every card of a seat in exactly one of hand, draw deck, discard, set-aside
 cards or the unresolved part of the pile (§2.4, §3.3, §4.5, G37); known bullet
 cards really on top of the deck (§10.1); decision, current seat and end flag
-agree; counts non-negative; the decision counter within the cap.
+agree; Schemin' progress (turn, turn_position, play_in_turn) within the round
+card, and never more pile cards than plays so far (so a PLAN cannot write past
+the 24-card pile); at most 53 cards per seat (§2.10, so no deck overflows);
+counts non-negative; the decision counter within the cap; the scripted-chance
+queue consistent.
 
 Decisions where the spec is silent:
 
@@ -31,6 +35,12 @@ Decisions where the spec is silent:
   card during Schemin' (``resolving == NOBODY``), the cards from index
   ``resolving`` on during Stealin' (the card being resolved returns to its
   owner when it is done, §4.5 step 5).
+* ``n_decisions <= max_decisions``: the kernels do not stop at the cap, the
+  ``Game`` wrapper does (a game at the cap is reported truncated); a record
+  stepped beyond it is reported as inconsistent.
+* ``purse_known`` must contain every purse on one of the seat's own bandits
+  (holding a purse reveals it, §10.3); other bits are not checked (knowledge
+  accumulates over the game and is not derivable from the record).
 """
 
 from __future__ import annotations
@@ -39,8 +49,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.rng import N_FORCED
-from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_KEEP,
-                   DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, IN, LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL,
+from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_BULLETS,
+                   DEC_KEEP, DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, IN, LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL,
                    MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
                    N_CARD_CODES, N_CARD_KINDS_HELD, N_CARRIAGE_TYPES, N_CHARACTERS, N_DECISIONS, N_KINDS,
                    N_LEVELS, N_LOCATIONS, N_NEUTRAL_BULLETS, N_PURSES, N_ROUNDS, N_STRONGBOXES,
@@ -49,6 +59,7 @@ from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS
 from .state import NOBODY
 
 OK = 0
+N_ACTION_CARDS_MIN = 10  # action cards of a seat with 3-6 players; 11 with 2 (§2.4, §3.3)
 INVARIANT_MESSAGES: tuple[str, ...] = (
     "ok",
     # 1-3: setup sizes
@@ -74,8 +85,9 @@ INVARIANT_MESSAGES: tuple[str, ...] = (
     "decision / current / done disagree (done <=> decision == DEC_NONE <=> current == NOBODY; "
     "otherwise current is a seat and decision a DEC_* code)",
     "n_decisions is outside 0..max_decisions",
-    "turn / play_in_turn: a PLAN decision outside the turn icons of the current round card, or a second "
-    "play outside a speed-up turn (§4.3)",
+    "turn / turn_position / play_in_turn / pile_size: a PLAN decision outside the turn icons of the current "
+    "round card or the seats, a second play outside a speed-up turn, or more cards on the pile than plays so "
+    "far in the round (§2.6, §4.3)",
     # 17-20: purse tokens
     "purse_location: a token is neither on the train (cars 0..C), on a present bandit, in the box nor "
     "removed (§10.3)",
@@ -101,7 +113,8 @@ INVARIANT_MESSAGES: tuple[str, ...] = (
     "resolving is neither NOBODY nor a pile index 0..pile_size-1 (§4.5)",
     "action cards of a seat not conserved: hand + deck + discard + keep_aside + its unresolved pile cards "
     "!= its 10 action cards (11 with 2 players) per card code (§2.4, §3.3, §4.5)",
-    "bullet cards of a seat (hand + deck + discard + keep_aside) != bullets_received by its bandits (§6.7)",
+    "bullet cards of a seat (hand + deck + discard + keep_aside) != bullets_received by its bandits (§6.7), "
+    "or more than 53 cards owned by one seat (§2.10)",
     "known_bullets_on_top exceeds the deck size or covers a card that is not a bullet card (§10.1)",
     # 34-35: pending decision
     "acting_bandit / victim is neither NOBODY nor a present bandit",
@@ -129,6 +142,15 @@ def _expected_copies(state, code: int) -> int:
 
 
 @njit(cache=True)
+def _action_cards(state) -> int:
+    """Action cards a seat owns: 10, or 11 with 2 players (§2.4, §3.3)."""
+    total = 0
+    for code in range(N_CARD_CODES):
+        total += _expected_copies(state, code)
+    return total
+
+
+@njit(cache=True)
 def _unreturned_start(state) -> int:
     """First pile index still on the pile: 0 in Schemin', ``resolving`` in Stealin' (§4.5 step 5)."""
     resolving = np.int64(state["resolving"])
@@ -139,6 +161,24 @@ def _unreturned_start(state) -> int:
 def _n_locations(state) -> int:
     """Locations in use: two per car 0..C."""
     return (np.int64(state["n_carriages"]) + 1) * N_LEVELS
+
+
+@njit(cache=True)
+def _plays_per_turn(card: int, turn: int) -> int:
+    """Plays one seat makes in a turn: 2 in a speed-up turn, else 1 (0 past the last icon) (§2.7)."""
+    icon = ROUND_CARD_TURNS[card, turn]
+    if icon == TURN_NONE:
+        return 0
+    return 2 if icon == TURN_SPEEDUP else 1
+
+
+@njit(cache=True)
+def _plays_before(state, card: int, turn: int) -> int:
+    """Plays of all seats in the turns before ``turn`` of a round card (§4.3): the pile cannot hold more."""
+    plays = 0
+    for t in range(turn):
+        plays += np.int64(state["num_players"]) * _plays_per_turn(card, t)
+    return plays
 
 
 # ---- the checks, in code order ---------------------------------------------------
@@ -242,14 +282,25 @@ def _check_rounds_and_decision(state) -> int:
         return 14
     if state["n_decisions"] < 0 or state["n_decisions"] > state["max_decisions"]:
         return 15
+    card = np.int64(state["round_deck"][rnd])
+    turn = np.int64(state["turn"])
+    position = np.int64(state["turn_position"])
+    play = np.int64(state["play_in_turn"])
+    pile_size = np.int64(state["pile_size"])
     if decision == DEC_PLAN:
-        card = np.int64(state["round_deck"][rnd])
-        turn = np.int64(state["turn"])
-        play = np.int64(state["play_in_turn"])
         if turn < 0 or turn >= MAX_TURNS or ROUND_CARD_TURNS[card, turn] == TURN_NONE:
+            return 16
+        if position < 0 or position >= n:
             return 16
         if play < 0 or play > 1 or (play == 1 and ROUND_CARD_TURNS[card, turn] != TURN_SPEEDUP):
             return 16
+        if pile_size > _plays_before(state, card, turn) + position * _plays_per_turn(card, turn) + play:
+            return 16
+    elif decision == DEC_BULLETS:
+        if pile_size != 0:
+            return 16
+    elif pile_size > _plays_before(state, card, MAX_TURNS):
+        return 16
     return OK
 
 
@@ -420,6 +471,8 @@ def _check_card_counts(state) -> int:
         received = 0
         for t in range(bps):
             received += np.int64(state["bullets_received"][s * bps + t])
+        if received > MAX_DECK - _action_cards(state):
+            return 32
         if _count_seat_cards(state, s, BULLET_CARD, keeping, first_on_pile) != received:
             return 32
     for s in range(MAX_PLAYERS):
@@ -525,7 +578,8 @@ def _range_errors(state) -> list[str]:
         elif int(state["character"][b]) != NOBODY:
             errors.append(f"character[{b}] = {int(state['character'][b])} must be NOBODY (-1): "
                           f"bandit {b} is absent (B={n_bandits})")
-        for name in ("bullets_received", "jewels_held", "strongboxes_held", "ransoms"):
+        check(f"bullets_received[{b}]", state["bullets_received"][b], 0, MAX_DECK - N_ACTION_CARDS_MIN)
+        for name in ("jewels_held", "strongboxes_held", "ransoms"):
             check(f"{name}[{b}]", state[name][b], 0, 127)
     check("marshal_car", state["marshal_car"], 0, last, "C")
     for loc in range(N_LOCATIONS):
@@ -555,6 +609,7 @@ def _range_errors(state) -> list[str]:
     check("round", state["round"], 0, N_ROUNDS - 1)
     check("first_player", state["first_player"], 0, n - 1, "N-1")
     check("turn", state["turn"], 0, MAX_TURNS)
+    check("turn_position", state["turn_position"], 0, n - 1, "N-1")
     check("play_in_turn", state["play_in_turn"], 0, 1)
     for s in range(MAX_PLAYERS):
         top = n - 1 if s < n else -1
@@ -572,6 +627,7 @@ def _range_errors(state) -> list[str]:
         for i in range(int(state["pile_size"])):
             check(f"pile_owner[{i}]", state["pile_owner"][i], 0, n - 1, "N-1")
             check(f"pile_card[{i}]", state["pile_card"][i], 0, N_CARD_CODES - 1)
+            check(f"pile_down[{i}]", state["pile_down"][i], 0, 1)
         check("resolving", state["resolving"], NOBODY, int(state["pile_size"]) - 1, "pile_size-1",
               " (NOBODY or a pile index)")
     check("decision", state["decision"], DEC_NONE, N_DECISIONS - 1)

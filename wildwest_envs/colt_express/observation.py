@@ -336,7 +336,7 @@ def _observe_seats(state, p: int, out_row) -> None:
             if s == p:
                 discard += aside
             else:
-                hand += 0
+                hand += aside
         out_row[base + SEAT_PRESENT] = 1.0
         out_row[base + SEAT_FIRST_PLAYER] = 1.0 if s == state["first_player"] else 0.0
         out_row[base + SEAT_ACTING] = 1.0 if s == state["current"] else 0.0

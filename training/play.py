@@ -1,0 +1,85 @@
+"""Play a registered game in the terminal against chosen agents.
+
+    python -m training.play --game colt_express --players 3 --opponents heuristic random --seat 0 --seed 1
+
+You (a ``HumanAgent``) sit in ``--seat``; the other seats, in turn order after
+yours, are played by the ``--opponents`` specs (``random``, ``heuristic``,
+``mcts[:N]``, a checkpoint ``.zip`` or run directory), repeated in order when
+fewer are given than there are other seats. At each of your decisions the public
+board and your legal actions are printed by name; type the number or the name,
+``q`` to quit. Every opponent move is announced, and the final board and scores
+are printed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+import numpy as np
+
+from agents.human import HumanAgent
+from agents.registry import make_agent
+from wildwest_envs.registry import canonical_name, get_game
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="colt_express", help="registered game to play")
+    parser.add_argument("--players", type=int, default=3, help="number of players")
+    parser.add_argument("--opponents", nargs="+", default=["random"],
+                        help="agent specs for the other seats (cycled if fewer than the other seats)")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = player_0")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the deal and the opponents")
+    parser.add_argument("--sample", action="store_true", help="checkpoint opponents sample instead of playing greedily")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
+         output_stream: TextIO | None = None) -> np.ndarray | None:
+    """Play one game; returns the final scores by seat, or ``None`` when the person quits."""
+    args = parse_args(argv)
+    out = output_stream or sys.stdout
+    game_name = canonical_name(args.game)
+    game = get_game(game_name)
+    if not 0 <= args.seat < args.players:
+        raise SystemExit(f"--seat must be from 0 to {args.players - 1}")
+    if len(args.opponents) > args.players - 1:
+        raise SystemExit(f"{len(args.opponents)} opponents given for {args.players - 1} other seats")
+    seats: list = [None] * args.players
+    seats[args.seat] = HumanAgent(game, input_stream, output_stream)
+    others = [(args.seat + k) % args.players for k in range(1, args.players)]
+    for i, seat in enumerate(others):
+        spec = args.opponents[i % len(args.opponents)]
+        seats[seat] = make_agent(spec, game_name, seed=args.seed + 1 + i, deterministic=not args.sample)
+    print(f"{game_name}, {args.players} players, seed {args.seed}: you are player_{args.seat}; "
+          + ", ".join(f"player_{s} = {seats[s].name}" for s in others), file=out)
+
+    states = game.init_batch(1, seed=args.seed, num_players=args.players)
+    try:
+        while not (states["done"][0] or game.truncated(states)[0]):
+            seat = int(states["current"][0])
+            mask = game.legal_mask(states)
+            action = int(seats[seat].act_batch(game.observe(states, [seat]), mask, states.copy(), np.array([seat]))[0])
+            if seat != args.seat:
+                print(f"player_{seat} ({seats[seat].name}): {game.action_to_string(states[0], action)}", file=out)
+            game.step(states, [action])
+    except (KeyboardInterrupt, EOFError) as stop:
+        print(f"\ngame abandoned ({stop})", file=out)
+        return None
+    scores = game.scores(states)[0, :args.players]
+    print(game.render_ansi(states[0]), file=out)
+    if game.truncated(states)[0]:
+        print("the game reached its turn cap: no result", file=out)
+    winners = np.flatnonzero(game.winners(states)[0, :args.players])
+    print("final scores: " + " | ".join(f"player_{s}{' (you)' if s == args.seat else ''} {scores[s]}"
+                                        for s in range(args.players)), file=out)
+    print("winner(s): " + ", ".join(f"player_{s}" for s in winners)
+          + ("  - you win!" if args.seat in winners else ""), file=out)
+    return scores
+
+
+if __name__ == "__main__":
+    main()
