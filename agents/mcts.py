@@ -43,8 +43,6 @@ the order of untried actions; so an agent with a fixed seed is deterministic.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from wildwest_envs.core.kernels import dual
@@ -145,7 +143,7 @@ class ISMCTSAgent(BatchAgent):
         nodes: list[_Node | None] = [root] * width
         paths: list[list[tuple[_Node, int, int]]] = [[] for _ in range(width)]
         masks = np.zeros((width, game.n_actions), dtype=np.int8)
-        while not sims["done"].all() and not game.truncated(sims).all():
+        while not sims["done"].all():  # every game ends by its rules (no turn cap needed here)
             game.legal_mask(sims, masks)
             _SAMPLE_LEGAL(masks, rollout_rng, actions)
             current = game.current_player(sims)
@@ -172,4 +170,3 @@ class ISMCTSAgent(BatchAgent):
 
 
 __all__ = ["ISMCTSAgent"]
-_ = math  # (kept for readers: UCB uses numpy's log/sqrt)
