@@ -47,7 +47,7 @@ from wildwest_envs.colt_express.data import (A_BANDIT, A_BULLETS_DISCARD, A_CAR,
                                              BULLET_CARD, CHEYENNE, DEC_BULLETS, DEC_FIRE_TARGET, DEC_KEEP,
                                              DEC_MARSHAL_DEST, DEC_MOVE_DEST, DEC_PICKPOCKET, DEC_PLAN,
                                              DEC_PUNCH_DEST, DEC_PUNCH_LOOT, DEC_PUNCH_TARGET, DEC_ROB_LOOT, FIRE,
-                                             FLOOR, IN, JEWEL_VALUE, MARSHAL, MAX_BANDITS, MAX_CARS, MOVE,
+                                             FLOOR, IN, JEWEL_VALUE, MARSHAL, MAX_BANDITS, MOVE,
                                              N_CARD_CODES, N_KINDS, N_LOCATIONS, N_PURSES, PUNCH, PURSE_VALUES, ROB,
                                              ROOF, STRONGBOX_VALUE, TUCO)
 from wildwest_envs.colt_express.observation import (BANDIT_CHARACTER, BANDIT_BULLETS_LEFT, BANDIT_JEWELS,
@@ -57,7 +57,7 @@ from wildwest_envs.colt_express.observation import (BANDIT_CHARACTER, BANDIT_BUL
                                                     PILE_CARD, PILE_OWNER, PILE_PRESENT, PILE_RESOLVED,
                                                     PILE_RESOLVING, PILE_VISIBLE, PURSE_COUNT_SCALE,
                                                     PURSE_VALUE, PURSE_VALUE_BASE, PURSE_VALUE_STEP,
-                                                    PURSE_VALUE_UNKNOWN, PURSE_WHERE_TRAIN, STRONGBOX_COUNT_SCALE)
+                                                    PURSE_VALUE_UNKNOWN, STRONGBOX_COUNT_SCALE)
 
 from .base import BatchAgent
 

@@ -32,7 +32,7 @@ KIND_DECISION.setflags(write=False)
 
 
 # ---- bandits and seats (§0.2, §11.1) ------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ego_index(state: np.void, seat: int, bandit: int) -> int:
     """Egocentric index of ``bandit`` seen from ``seat``: ((s - p) mod N) * BPS + slot (§11.1)."""
     bps = np.int64(state["bandits_per_seat"])
@@ -40,7 +40,7 @@ def ego_index(state: np.void, seat: int, bandit: int) -> int:
     return ((bandit // bps - seat) % n) * bps + bandit % bps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bandit_of_ego(state: np.void, seat: int, index: int) -> int:
     """The bandit id of egocentric index ``index`` seen from ``seat`` (§11.1)."""
     bps = np.int64(state["bandits_per_seat"])
@@ -48,7 +48,7 @@ def bandit_of_ego(state: np.void, seat: int, index: int) -> int:
     return ((seat + index // bps) % n) * bps + index % bps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_bandit(state: np.void, owner: int, code: int) -> int:
     """Acting bandit of a card: its colour's bandit; a 2-player Marshal card names Ghost or slot 0 (§4.5, G36)."""
     bps = np.int64(state["bandits_per_seat"])
@@ -87,7 +87,7 @@ def marshal_rule(state: np.void, car: int) -> None:
     hand_out_neutral(state, group)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_bandit(state: np.void, bandit: int, car: int, level: int) -> None:
     """Put a bandit at (car, level); arriving inside the marshal's car triggers the marshal rule (§5.2)."""
     state["bandit_car"][bandit] = car
@@ -234,7 +234,7 @@ def choice_bits(state: np.void, decision: int) -> int:
 
 
 # ---- carrying out the choices (§6) -----------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_purse(state: np.void, bandit: int, purse: int) -> None:
     """A purse goes onto a bandit's character card; its player learns its value (§10.3)."""
     state["purse_location"][purse] = PURSE_ON_BANDIT + bandit
@@ -242,7 +242,7 @@ def take_purse(state: np.void, bandit: int, purse: int) -> None:
     state["purse_known"][seat] = np.int64(state["purse_known"][seat]) | (np.int64(1) << np.int64(purse))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve_floor(state: np.void, actor: int) -> None:
     """Floor change: to the other level of the same car; inside the marshal's car he flees back up (§6.2)."""
     place_bandit(state, actor, np.int64(state["bandit_car"][actor]), 1 - np.int64(state["bandit_level"][actor]))

@@ -16,7 +16,7 @@ from .data import BULLET_CARD, DOC, DOC_HAND_SIZE, HAND_SIZE, N_CARD_CODES, N_CA
 from .state import NOBODY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_cards(counts: np.ndarray) -> int:
     """Number of cards in a count-per-code row (hand, discard pile, set-aside cards)."""
     total = np.int64(0)
@@ -25,7 +25,7 @@ def count_cards(counts: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_action_cards(counts: np.ndarray) -> int:
     """Number of action cards (codes 0..11, no bullet cards) in a count-per-code row."""
     total = np.int64(0)
@@ -34,7 +34,7 @@ def count_action_cards(counts: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_target(state: np.void, seat: int) -> int:
     """Round-start hand size: 6, or 7 when the seat's team contains Doc (§4.2, §7)."""
     bps = np.int64(state["bandits_per_seat"])
@@ -44,7 +44,7 @@ def hand_target(state: np.void, seat: int) -> int:
     return HAND_SIZE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shuffle_deck(state: np.void, seat: int) -> None:
     """Shuffle a seat's whole draw deck (§3.1 step 3, §4.2 standard rules)."""
     shuffle_prefix(state, state["deck"][seat], np.int64(state["deck_size"][seat]))
@@ -68,7 +68,7 @@ def reshuffle_discard(state: np.void, seat: int) -> None:
     shuffle_prefix(state, state["deck"][seat], n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_draw(state: np.void, seat: int) -> bool:
     """At least one card can be drawn: deck, or (expert) discard pile, not empty (§4.3, G19)."""
     if state["deck_size"][seat] > 0:
@@ -101,7 +101,7 @@ def draw_cards(state: np.void, seat: int, count: int) -> int:
     return drawn
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put_on_deck(state: np.void, seat: int, code: int) -> None:
     """Put one card face down on top of a seat's draw deck (§4.4, §4.5 step 5, §6.7)."""
     n = np.int64(state["deck_size"][seat])
@@ -123,7 +123,7 @@ def receive_bullet(state: np.void, bandit: int) -> None:
         state["known_bullets_on_top"][seat] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def return_card(state: np.void, seat: int, code: int) -> None:
     """A resolved pile card goes back to its owner: deck top, or expert discard pile (§4.5 step 5, G37)."""
     if state["expert"]:

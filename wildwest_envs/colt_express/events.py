@@ -81,7 +81,7 @@ def apply_event(state: np.void, event: int) -> None:
                 state["ransoms"][b] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pickpocket_bandit(state: np.void, position: int) -> int:
     """Bandit at ``position`` of the Pickpocketing order: seats clockwise from the first player, slot 0 first (§8.6, G17)."""
     bps = np.int64(state["bandits_per_seat"])
@@ -89,7 +89,7 @@ def pickpocket_bandit(state: np.void, position: int) -> int:
     return seat * bps + position % bps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_alone(state: np.void, bandit: int) -> bool:
     """No other bandit stands at the same car and level (§8.6)."""
     return _bandits_at(state, np.int64(state["bandit_car"][bandit]),

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core.game import Game
 from ..core.kernels import dual
-from . import invariants, observation, render, rules
+from . import hidden, invariants, observation, render, rules
 from .data import MAX_PLAYERS, MIN_PLAYERS, N_ACTIONS
 from .options import carriages_array, characters_array, parse_options
 from .state import STATE_DTYPE
@@ -42,4 +42,5 @@ GAME = Game(
     invariants_kernel=invariants.check_invariants,
     invariant_messages=invariants.INVARIANT_MESSAGES,
     score_scale=1000.0,
+    resample_hidden_fn=hidden.resample_hidden,
 )

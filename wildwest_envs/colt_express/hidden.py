@@ -179,7 +179,10 @@ def _resample_round_deck(state: np.void) -> None:
 # ---- 3-4. cards of the seats (§10.1, §10.2, §10.4) ---------------------------------------
 @njit(cache=True)
 def _reshuffle_own_deck(state: np.void, q: int) -> None:
-    """The observer knows its deck's composition, not its order: rebuild it in code order, shuffle below the known bullets."""
+    """The observer knows its deck's composition, not its order (§10.2, §10.4).
+
+    The deck is rebuilt in code order and shuffled below the known bullet cards on top.
+    """
     size = np.int64(state["deck_size"][q])
     free = size - np.int64(state["known_bullets_on_top"][q])
     counts = np.zeros(N_CARD_KINDS_HELD, np.int64)

@@ -37,7 +37,7 @@ def deal_hands(state: np.void) -> None:
             draw_cards(state, seat, target)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def asked_bullets(state: np.void, seat: int) -> bool:
     """Expert BULLETS goes to every seat whose bandits have received a bullet card this game (§4.2 step 3, G33)."""
     bps = np.int64(state["bandits_per_seat"])
@@ -47,7 +47,7 @@ def asked_bullets(state: np.void, seat: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_bullets(state: np.void, seat: int, action: int) -> None:
     """BULLETS_DISCARD moves all bullet cards of the hand to the discard pile (§4.2 step 3)."""
     if action == A_BULLETS_DISCARD:
@@ -56,7 +56,7 @@ def apply_bullets(state: np.void, seat: int, action: int) -> None:
 
 
 # ---- Schemin' (§4.3) -------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_icon(state: np.void) -> int:
     """Icon of the current turn of the current round card, TURN_NONE past the last (§2.6)."""
     turn = np.int64(state["turn"])
@@ -65,7 +65,7 @@ def turn_icon(state: np.void) -> int:
     return np.int64(ROUND_CARD_TURNS[np.int64(state["round_deck"][np.int64(state["round"])]), turn])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def planning_seat(state: np.void) -> int:
     """Seat whose play it is: clockwise from the first player, counter-clockwise in a switching turn (§2.7)."""
     n = np.int64(state["num_players"])
@@ -73,7 +73,7 @@ def planning_seat(state: np.void) -> int:
     return (np.int64(state["first_player"]) + step * np.int64(state["turn_position"])) % n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ghost_card(state: np.void, seat: int, code: int) -> bool:
     """The card is of Ghost's colour, incl. the 2-player Marshal card of a team with Ghost (§7, G13)."""
     bps = np.int64(state["bandits_per_seat"])

@@ -207,7 +207,7 @@ def _advance(state: np.void, phase: int) -> None:
             phase = _end_round(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ask(state: np.void, decision: int, seat: int) -> int:
     """Pose a decision to a seat and stop the flow (§11.3)."""
     state["decision"] = decision
@@ -215,7 +215,7 @@ def _ask(state: np.void, decision: int, seat: int) -> int:
     return _PH_WAIT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_round(state: np.void) -> int:
     """Round start: hands, reveal of the round card, then BULLETS (expert) or Schemin' (§4.2)."""
     state["turn"] = 0
@@ -281,7 +281,7 @@ def _pose(state: np.void, decision: int) -> int:
     return _ask(state, decision, np.int64(state["acting_bandit"]) // np.int64(state["bandits_per_seat"]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _after_choice(state: np.void, decision: int) -> int:
     """What follows a Stealin'/event decision: the Punch steps, the next lone bandit, or the next card (§6.5, §8.6)."""
     if decision == DEC_PUNCH_TARGET:
@@ -317,7 +317,7 @@ def _start_card(state: np.void) -> int:
     return _pose(state, np.int64(KIND_DECISION[kind]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_card(state: np.void) -> int:
     """The resolved card, with or without effect, goes back to its owner (§4.5 step 5, G37)."""
     i = np.int64(state["resolving"])
@@ -328,7 +328,7 @@ def _finish_card(state: np.void) -> int:
     return _PH_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_event(state: np.void) -> int:
     """Apply the round card's event; Pickpocketing asks the lone bandits one by one (§4.6, §8)."""
     event = np.int64(ROUND_CARD_EVENT[np.int64(state["round_deck"][np.int64(state["round"])])])

@@ -208,6 +208,19 @@ class Game:
         states["n_forced"] = 0
         states["forced_pos"] = 0
 
+    def resample_hidden(self, states: np.ndarray, seats, seeds) -> np.ndarray:
+        """New records consistent with what ``seats[b]`` has observed in game ``b``.
+
+        Hidden parts are redrawn at random and the chance generator is reseeded from
+        ``seeds``; ``states`` is left unchanged. Search agents plan on these records,
+        never on the true ones.
+        """
+        if self.resample_hidden_fn is None:
+            raise NotImplementedError(f"{self.name} has no resample_hidden_fn")
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(states),))
+        seeds = np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(states),))
+        return self.resample_hidden_fn(states, np.ascontiguousarray(seats), np.ascontiguousarray(seeds))
+
     @staticmethod
     def clone(states: np.ndarray) -> np.ndarray:
         """An independent copy that replays the same future."""
