@@ -102,17 +102,17 @@ def step(states: np.ndarray, actions: np.ndarray) -> None:
         step_one(states[b], actions[b])
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def scores(states: np.ndarray, out: np.ndarray) -> None:
     """§9 score of each seat, 0 for absent seats."""
-    for b in prange(states.shape[0]):
+    for b in range(states.shape[0]):  # cheap: serial, to save the compile time of a parallel kernel
         score_seats(states[b], out[b])
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
     """Tie-break key of each seat (higher is better), 0 for absent seats (§9.4)."""
-    for b in prange(states.shape[0]):
+    for b in range(states.shape[0]):
         tiebreak_seats(states[b], out[b])
 
 
