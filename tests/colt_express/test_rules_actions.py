@@ -15,7 +15,7 @@ SIX = [GHOST, DOC, CHEYENNE, TUCO, DJANGO, BELLE]
 
 
 def _game(n=4, characters=None, auto_resolve=False, expert=False, marshal=0, seed=1):
-    """A position with every bandit inside car 1's roof... placed by the test, an empty train."""
+    """A position with no loot on the train and the marshal in car ``marshal``; the test places the bandits."""
     states = position(n, seed=seed, characters=characters or (PLAIN4 if n == 4 else SIX[:n]),
                       auto_resolve=auto_resolve, expert=expert)
     empty_train(states)

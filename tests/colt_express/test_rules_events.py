@@ -13,8 +13,7 @@ PLAIN4 = [GHOST, DOC, CHEYENNE, TUCO]
 
 
 def _game(n=4, marshal=0, auto_resolve=True, station=False, characters=None):
-    states = position(n, seed=3, characters=characters or PLAIN4[:n] if n <= 4 else None,
-                      auto_resolve=auto_resolve)
+    states = position(n, seed=3, characters=characters or PLAIN4[:n], auto_resolve=auto_resolve)
     empty_train(states)
     states[0]["marshal_car"] = marshal
     if station:

@@ -18,7 +18,7 @@ from .state import NOBODY
 
 @njit(cache=True, inline="always")
 def count_cards(counts: np.ndarray) -> int:
-    """Number of cards in a count-per-code row (hand, discard pile, set-aside cards)."""
+    """Number of cards in a count-per-code row: hand, discard pile, set-aside cards (§10.1 sizes)."""
     total = np.int64(0)
     for k in range(N_CARD_KINDS_HELD):
         total += np.int64(counts[k])
@@ -27,7 +27,7 @@ def count_cards(counts: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def count_action_cards(counts: np.ndarray) -> int:
-    """Number of action cards (codes 0..11, no bullet cards) in a count-per-code row."""
+    """Number of action cards (codes 0..11, no bullet cards) in a count-per-code row (§4.4 KEEP)."""
     total = np.int64(0)
     for k in range(N_CARD_CODES):
         total += np.int64(counts[k])

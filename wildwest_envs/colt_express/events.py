@@ -83,7 +83,7 @@ def apply_event(state: np.void, event: int) -> None:
 
 @njit(cache=True, inline="always")
 def pickpocket_bandit(state: np.void, position: int) -> int:
-    """Bandit at ``position`` of the Pickpocketing order: seats clockwise from the first player, slot 0 first (§8.6, G17)."""
+    """Bandit at ``position`` of the Pickpocketing order: seats clockwise from the first player, slot 0 first (G17)."""
     bps = np.int64(state["bandits_per_seat"])
     seat = (np.int64(state["first_player"]) + position // bps) % np.int64(state["num_players"])
     return seat * bps + position % bps

@@ -84,7 +84,7 @@ def ghost_card(state: np.void, seat: int, code: int) -> bool:
 
 @njit(cache=True)
 def plan_mask(state: np.void, seat: int, out_row: np.ndarray) -> None:
-    """PLAN: play a card face up (not in a tunnel) or down (tunnel, Ghost's first turn), or DRAW (§4.3, §7, §11.3)."""
+    """PLAN: a card face up (not in a tunnel) or down (tunnel, Ghost's first turn), or DRAW (§4.3, §7, §11.3)."""
     icon = turn_icon(state)
     first_turn = state["turn"] == 0
     for code in range(N_CARD_CODES):

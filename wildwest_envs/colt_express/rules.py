@@ -55,6 +55,16 @@ the helpers):
   known bullet cards on top stays 0 (G34).
 * The first player does not rotate after the fifth round: at the end
   ``first_player`` is the fifth round's.
+
+Implementation notes (no rule depends on them):
+
+* ``scores`` and ``tiebreak`` loop serially (a few adds per record); the hot
+  kernels ``init``, ``legal_mask`` and ``step`` are parallel.
+* Small helpers are ``inline="always"`` and constant arguments are passed as
+  ``np.int64(...)``: numba otherwise compiles one specialisation per literal
+  value, which doubled the cold compile time.
+* ``pile_down`` is stored as int8 (0/1): numba cannot type a nested boolean
+  array inside a record.
 """
 
 from __future__ import annotations
@@ -283,7 +293,7 @@ def _pose(state: np.void, decision: int) -> int:
 
 @njit(cache=True, inline="always")
 def _after_choice(state: np.void, decision: int) -> int:
-    """What follows a Stealin'/event decision: the Punch steps, the next lone bandit, or the next card (§6.5, §8.6)."""
+    """What follows a Stealin'/event decision: the next Punch step, the next lone bandit or card (§6.5, §8.6)."""
     if decision == DEC_PUNCH_TARGET:
         return _PH_PUNCH_LOOT
     if decision == DEC_PUNCH_LOOT:

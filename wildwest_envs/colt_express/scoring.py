@@ -28,7 +28,7 @@ def loot_value(state: np.void, bandit: int) -> int:
 
 @njit(cache=True)
 def score_seats(state: np.void, out_row: np.ndarray) -> None:
-    """Score of each seat: its bandits' loot, plus the Gunslinger bonus to all most-shots seats (3-6 players) (§9.2-§9.3)."""
+    """Score of each seat: its bandits' loot, + $1000 to every most-shots seat with 3-6 players (§9.2-§9.3)."""
     n = np.int64(state["num_players"])
     bps = np.int64(state["bandits_per_seat"])
     most_shots = np.int64(0)
