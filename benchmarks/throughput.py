@@ -113,14 +113,17 @@ def batched_random_play(game, batch_size: int, threads: int, seconds: float, see
 
 
 def compile_times(game_name: str) -> tuple[float, float]:
-    """Seconds to import and run every kernel once: into an empty cache, then cached."""
-    script = (
-        "import time, numpy as np; t = time.perf_counter();"
-        "from wildwest_envs.registry import get_game; g = get_game(%r);"
-        "s = g.init_batch(2, 0); m = g.legal_mask(s); a = np.argmax(m, axis=1);"
-        "g.step(s, a); g.observe(s); g.returns(s); g.invariant_violations(s);"
-        "print(time.perf_counter() - t)" % game_name
-    )
+    """Seconds to import and run every kernel once (serial and parallel builds): into an empty cache, then cached."""
+    script = "\n".join([
+        "import time, numpy as np",
+        "t = time.perf_counter()",
+        "from wildwest_envs.registry import get_game",
+        f"g = get_game({game_name!r})",
+        "for n in (2, 64):  # serial and parallel builds",
+        "    s = g.init_batch(n, 0); m = g.legal_mask(s); a = np.argmax(m, axis=1)",
+        "    g.step(s, a); g.observe(s); g.returns(s); g.invariant_violations(s)",
+        "print(time.perf_counter() - t)",
+    ])
     results = []
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)

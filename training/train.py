@@ -43,7 +43,7 @@ class Args:
     """number of players"""
     seed: int = 1
     """seeds python, numpy, torch and every environment"""
-    total_timesteps: int = 600_000
+    total_timesteps: int = 500_000
     """learner decisions to train for"""
     num_envs: int = 64
     """games played at once"""
@@ -69,7 +69,7 @@ class Args:
     """save a checkpoint every this many timesteps"""
     eval_games: int = 1000
     """games of the final evaluation against each opponent line-up"""
-    eval_opponents: str = "random"
+    eval_opponents: str = "random,heuristic"
     """comma-separated agents the final evaluation plays against (each fills all other seats)"""
     run_dir: str = ""
     """output directory (default runs/<game>_<players>p_seed<seed>)"""
