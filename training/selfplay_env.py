@@ -54,6 +54,7 @@ class SelfPlayVecEnv(VecEnv):
         self._masks = np.zeros((num_envs, game.n_actions), dtype=np.int8)
         self.opponent_decisions = 0
         self.env_seconds = 0.0  # wall time spent inside reset/step_wait (engine + opponents)
+        self.opponent_seconds = 0.0  # of which: the opponents choosing their actions
         self._episode_steps = np.zeros(num_envs, dtype=np.int64)  # learner decisions in the current game
         self._start_time = time.perf_counter()
 
@@ -145,7 +146,9 @@ class SelfPlayVecEnv(VecEnv):
                 sub_states = self.states[sub]
                 obs = self.game.observe(sub_states, sub_seats)
                 masks = self.game.legal_mask(sub_states)
+                start = time.perf_counter()
                 actions = self.opponents.agents[k].act_batch(obs, masks, sub_states, sub_seats)
+                self.opponent_seconds += time.perf_counter() - start
                 self.game.step(sub_states, actions, check=False)
                 self.states[sub] = sub_states
                 self.opponent_decisions += len(sub)

@@ -101,7 +101,9 @@ class SelfPlayCallback(BaseCallback):
         if self.results:
             self.logger.record("selfplay/win_rate", float(np.mean(self.results)))
         env = self.training_env
-        self.logger.record("selfplay/env_time_share", env.env_seconds / max(time.perf_counter() - self.start, 1e-9))
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        self.logger.record("selfplay/engine_time_share", (env.env_seconds - env.opponent_seconds) / elapsed)
+        self.logger.record("selfplay/opponent_time_share", env.opponent_seconds / elapsed)
         if self.snapshot_every and self.num_timesteps - self.last_snapshot >= self.snapshot_every:
             self.last_snapshot = self.num_timesteps
             k = sum(self.pool.is_snapshot) + 1
@@ -146,8 +148,12 @@ def main() -> None:
     model.learn(total_timesteps=args.total_timesteps, callback=callbacks, progress_bar=True)
     train_seconds = time.perf_counter() - start
     model.save(run_dir / "model.zip")
-    print(f"trained {args.total_timesteps:,} timesteps in {train_seconds:.0f} s; "
-          f"environment side {env.env_seconds / train_seconds:.1%} of the wall time; saved {run_dir / 'model.zip'}")
+    engine = env.env_seconds - env.opponent_seconds
+    split = (f"wall time split: game engine {engine / train_seconds:.1%}, opponents' decisions "
+             f"{env.opponent_seconds / train_seconds:.1%}, learner (PPO rollouts and updates) "
+             f"{1 - env.env_seconds / train_seconds:.1%}")
+    (run_dir / "timing.txt").write_text(split + "\n")
+    print(f"trained {args.total_timesteps:,} timesteps in {train_seconds:.0f} s; saved {run_dir / 'model.zip'}\n{split}")
 
     # ---- evaluation ----
     learner = PolicyAgent.load(run_dir / "model.zip", deterministic=True, seed=args.seed)
