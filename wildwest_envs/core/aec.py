@@ -121,7 +121,7 @@ class GameAECEnv(AECEnv, EzPickle):
             return self._was_dead_step(action)
         if action is None:
             raise ValueError(f"{agent} must act: None is only valid after the game has ended")
-        action = self.game._check_action_id(action)
+        action = self.game.check_action_id(action)
         if not self._mask_buffer[0, action]:
             state = self.states[0]
             legal = {int(a): self.game.action_to_string_fn(state, int(a)) for a in np.flatnonzero(self._mask_buffer[0])}

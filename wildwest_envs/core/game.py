@@ -229,7 +229,7 @@ class Game:
     # ---- names, text, pictures -----------------------------------------------
     def action_to_string(self, state, action: int) -> str:
         """Short readable name of ``action`` in ``state`` (one record)."""
-        action = self._check_action_id(action)
+        action = self.check_action_id(action)
         return self.action_to_string_fn(_record(state), action)
 
     def string_to_action(self, state, text: str) -> int:
@@ -287,8 +287,9 @@ class Game:
         self.invariants_kernel(states, codes)
         return [(int(b), self.invariant_messages[codes[b]]) for b in np.flatnonzero(codes)]
 
-    # ---- private -------------------------------------------------------------
-    def _check_action_id(self, action) -> int:
+    # ---- checking actions ------------------------------------------------------
+    def check_action_id(self, action) -> int:
+        """``action`` as an int, or ``ValueError`` if it is not an integer in ``[0, n_actions)``."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"{self.name}: action must be an integer, got {type(action).__name__} {action!r}")
         if not 0 <= int(action) < self.n_actions:

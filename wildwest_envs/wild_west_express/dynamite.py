@@ -1,0 +1,106 @@
+"""Dynamite: placement legality, explosions and removal (spec §11).
+
+Decisions where the spec leaves the implementation open:
+
+* The group check of §11.1 walks the connected dynamite spaces from the
+  candidate space. Dynamite never lies in a city, and on this board the
+  non-city spaces form a forest (no route joins two junctions; a data test
+  checks it), so a walk that never steps back to its parent counts every
+  group space exactly once.
+* An explosion sets ``wait = 1`` (§11.2 "gets wait = 1"), not ``wait + 1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .data import CARGO_EMPTY, DYNAMITE_MAX_GROUP, DYNAMITE_SUPPLY, IS_CITY, MAX_DEGREE, N_CARGO, N_SHERIFFS, N_SPACES, NEIGHBOURS
+from .pieces import is_passenger
+
+
+@njit(cache=True)
+def _group_from(state: np.void, x: int, parent: int) -> int:
+    """Dynamite spaces reachable from dynamite space x without going back through parent."""
+    n = 1
+    for i in range(MAX_DEGREE):
+        y = np.int64(NEIGHBOURS[x, i])
+        if y >= 0 and y != parent and state["dynamite"][y]:
+            n += _group_from(state, y, x)
+    return n
+
+
+@njit(cache=True)
+def group_size_if_placed(state: np.void, s: int) -> int:
+    """Size of the connected dynamite group that would contain s after a token is placed there (§11.1)."""
+    n = 1
+    for i in range(MAX_DEGREE):
+        y = np.int64(NEIGHBOURS[s, i])
+        if y >= 0 and state["dynamite"][y]:
+            n += _group_from(state, y, s)
+    return n
+
+
+@njit(cache=True)
+def has_sheriff(state: np.void, s: int) -> bool:
+    """A sheriff stands on space s."""
+    for k in range(N_SHERIFFS):
+        if state["sheriff_pos"][k] == s:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_place_dynamite(state: np.void, s: int) -> bool:
+    """A token from the supply may go on s: not a city, no dynamite, no sheriff, group <= 3 (§11.1)."""
+    if state["dynamite_supply"] <= 0 or IS_CITY[s] or state["dynamite"][s] or has_sheriff(state, s):
+        return False
+    return group_size_if_placed(state, s) <= DYNAMITE_MAX_GROUP
+
+
+@njit(cache=True)
+def any_dynamite_space(state: np.void) -> bool:
+    """Some space may take a dynamite token now (§13.5 Crate of Dynamite playability)."""
+    for s in range(N_SPACES):
+        if can_place_dynamite(state, s):
+            return True
+    return False
+
+
+@njit(cache=True)
+def any_dynamite(state: np.void) -> bool:
+    """Some dynamite lies on the board (§13.5 Track Crew playability)."""
+    return state["dynamite_supply"] < DYNAMITE_SUPPLY  # tokens are conserved: board + supply = 18
+
+
+@njit(cache=True)
+def place_dynamite(state: np.void, s: int) -> None:
+    """A token from the supply goes on s (§11.1)."""
+    state["dynamite"][s] = 1
+    state["dynamite_supply"] -= 1
+
+
+@njit(cache=True)
+def remove_dynamite(state: np.void, s: int) -> None:
+    """The token on s (if any) returns to the supply (§11.3)."""
+    if state["dynamite"][s]:
+        state["dynamite"][s] = 0
+        state["dynamite_supply"] += 1
+
+
+@njit(cache=True)
+def remove_all_dynamite(state: np.void) -> None:
+    """Every token returns to the supply (§13.5 Army Engineers)."""
+    for s in range(N_SPACES):
+        remove_dynamite(state, s)
+
+
+@njit(cache=True)
+def explode(state: np.void, seat: int, t: int, s: int) -> None:
+    """The train landing on dynamite: token to the supply, passengers lost (goods too under alt_dynamite), wait 1 (§11.2, §11.4)."""
+    remove_dynamite(state, s)
+    for j in range(N_CARGO):
+        code = state["train_cargo"][seat, t, j]
+        if code != CARGO_EMPTY and (is_passenger(code) or state["alt_dynamite"]):
+            state["train_cargo"][seat, t, j] = CARGO_EMPTY
+    state["train_wait"][seat, t] = 1

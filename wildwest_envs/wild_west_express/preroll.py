@@ -1,0 +1,180 @@
+"""Pre-roll actions: buying goods, passengers, stations, trains, upgrades, dynamite, hiring (spec §6.3).
+
+Each action has one legality test (``*_legal``) used by the mask and by the
+auto-forced check, and one effect (``apply_pre_roll``). Playing a card is
+started by ``rules`` (it may open a move or a card procedure).
+
+Decisions where the spec leaves the implementation open:
+
+* A hired desperado (alt_extra_gang) takes the lowest free desperado index.
+* BUY_GOOD and LOAD_PASSENGERS are legal for a train with a wait or a debt
+  (§6.3 note, G18).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .data import (A_BUY_DESPERADO, A_BUY_GOOD, A_BUY_LARGE_TRAIN, A_BUY_SMALL_TRAIN, A_BUY_STATION, A_END,
+                   A_LOAD_PASSENGERS, A_PLAY_CARD, A_SPACE, A_TRAIN, A_UPGRADE_TRAIN, CITY_ZONE, DYNAMITE_PER_TURN,
+                   IS_CITY, MAX_TRAINS, N_CARDS, N_CITIES, N_GOODS, N_SPACES, PASSENGER_BASE, PRICE_LARGE_TRAIN,
+                   PRICE_SMALL_TRAIN, PRICE_STATION, PRICE_UPGRADE, SELL_PRICE, T_LAND_BOOM, T_RAILROAD_EXPO)
+from .dynamite import can_place_dynamite, place_dynamite
+from .pieces import desperado_cap, empty_slot, has_free_flag, has_free_large, has_free_small, n_trains, place_train
+from .state import NOBODY
+from .telegrams import card_playable, claim_competitions
+
+
+@njit(cache=True)
+def buy_good_legal(state: np.void, seat: int, t: int, g: int) -> bool:
+    """Own train t in a city selling g, with an empty slot, and cash for the price (§6.3)."""
+    if not state["train_exists"][seat, t]:
+        return False
+    x = np.int64(state["train_pos"][seat, t])
+    if not IS_CITY[x] or SELL_PRICE[x, g] == 0:
+        return False
+    return empty_slot(state, seat, t) >= 0 and state["cash"][seat] >= SELL_PRICE[x, g]
+
+
+@njit(cache=True)
+def load_legal(state: np.void, seat: int, t: int) -> bool:
+    """Own train t in a city with an empty slot (§6.3, §4.4)."""
+    return (state["train_exists"][seat, t] != 0 and IS_CITY[np.int64(state["train_pos"][seat, t])]
+            and empty_slot(state, seat, t) >= 0)
+
+
+@njit(cache=True)
+def _own_train_in(state: np.void, seat: int, c: int) -> bool:
+    for t in range(MAX_TRAINS):
+        if state["train_exists"][seat, t] and state["train_pos"][seat, t] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def buy_station_legal(state: np.void, seat: int, c: int) -> bool:
+    """City c unowned, an own train there, $400, a free flag (§6.3)."""
+    return (state["city_owner"][c] == NOBODY and state["cash"][seat] >= PRICE_STATION
+            and _own_train_in(state, seat, c) and has_free_flag(state, seat))
+
+
+@njit(cache=True)
+def buy_train_legal(state: np.void, seat: int, c: int, large: bool) -> bool:
+    """Own station c, fewer than 6 trains, a free piece of that size, the price (§6.3)."""
+    if state["city_owner"][c] != seat or n_trains(state, seat, -1) >= MAX_TRAINS:
+        return False
+    if large:
+        return has_free_large(state, seat) and state["cash"][seat] >= PRICE_LARGE_TRAIN
+    return has_free_small(state, seat) and state["cash"][seat] >= PRICE_SMALL_TRAIN
+
+
+@njit(cache=True)
+def upgrade_legal(state: np.void, seat: int, t: int) -> bool:
+    """Own small train t in a city whose station the player owns, a free large piece, $600 (§6.3)."""
+    if not state["train_exists"][seat, t] or state["train_large"][seat, t]:
+        return False
+    x = np.int64(state["train_pos"][seat, t])
+    return (IS_CITY[x] and state["city_owner"][x] == seat and has_free_large(state, seat)
+            and state["cash"][seat] >= PRICE_UPGRADE)
+
+
+@njit(cache=True)
+def buy_dynamite_legal(state: np.void, seat: int, s: int) -> bool:
+    """A legal dynamite space, fewer than 3 bought this turn, the price (§6.3, §11.1)."""
+    return (state["dynamite_bought"][seat] < DYNAMITE_PER_TURN and state["cash"][seat] >= state["dynamite_price"]
+            and can_place_dynamite(state, s))
+
+
+@njit(cache=True)
+def hire_legal(state: np.void, seat: int, c: int) -> bool:
+    """alt_extra_gang: own station c, the price, no hire before, below the desperado cap (§6.3, §15)."""
+    return (state["alt_extra_gang"] and state["city_owner"][c] == seat and not state["hire_used"][seat]
+            and state["cash"][seat] >= state["extra_gang_price"] and state["n_desperados"][seat] < desperado_cap(state))
+
+
+@njit(cache=True)
+def play_card_legal(state: np.void, seat: int, k: int) -> bool:
+    """The player holds personal card k and it is playable now (§6.3, §13.5)."""
+    return state["card_holder"][k] == seat and card_playable(state, seat, k, np.int64(state["card_bound"][k]))
+
+
+@njit(cache=True)
+def pre_roll_legal(state: np.void, seat: int, a: int) -> bool:
+    """Legality of any action at PRE_ROLL (§6.3, §17.2)."""
+    if a < A_TRAIN:
+        return buy_dynamite_legal(state, seat, a - A_SPACE)
+    if a < A_BUY_GOOD:
+        return False
+    if a < A_LOAD_PASSENGERS:
+        return buy_good_legal(state, seat, (a - A_BUY_GOOD) // N_GOODS, (a - A_BUY_GOOD) % N_GOODS)
+    if a < A_BUY_STATION:
+        return load_legal(state, seat, a - A_LOAD_PASSENGERS)
+    if a < A_BUY_SMALL_TRAIN:
+        return buy_station_legal(state, seat, a - A_BUY_STATION)
+    if a < A_BUY_LARGE_TRAIN:
+        return buy_train_legal(state, seat, a - A_BUY_SMALL_TRAIN, False)
+    if a < A_UPGRADE_TRAIN:
+        return buy_train_legal(state, seat, a - A_BUY_LARGE_TRAIN, True)
+    if a < A_PLAY_CARD:
+        return upgrade_legal(state, seat, a - A_UPGRADE_TRAIN)
+    if a < A_PLAY_CARD + N_CARDS:
+        return play_card_legal(state, seat, a - A_PLAY_CARD)
+    if A_BUY_DESPERADO <= a < A_BUY_DESPERADO + N_CITIES:
+        return hire_legal(state, seat, a - A_BUY_DESPERADO)
+    return a == A_END
+
+
+@njit(cache=True)
+def any_pre_roll_option(state: np.void, seat: int) -> bool:
+    """Some action other than END is legal at PRE_ROLL (auto-forced check, §17.3)."""
+    for a in range(A_END):
+        if pre_roll_legal(state, seat, a):
+            return True
+    return False
+
+
+@njit(cache=True)
+def apply_pre_roll(state: np.void, seat: int, a: int) -> None:
+    """The effect of a buy, load, upgrade, dynamite or hire action (§6.3); cards are played by ``rules``."""
+    if a < A_TRAIN:
+        state["cash"][seat] -= state["dynamite_price"]
+        state["dynamite_bought"][seat] += 1
+        place_dynamite(state, a - A_SPACE)
+    elif a < A_LOAD_PASSENGERS:
+        t = (a - A_BUY_GOOD) // N_GOODS
+        g = (a - A_BUY_GOOD) % N_GOODS
+        state["cash"][seat] -= SELL_PRICE[np.int64(state["train_pos"][seat, t]), g]
+        state["train_cargo"][seat, t, empty_slot(state, seat, t)] = g
+    elif a < A_BUY_STATION:
+        t = a - A_LOAD_PASSENGERS
+        zone = np.int64(CITY_ZONE[np.int64(state["train_pos"][seat, t])])
+        state["train_cargo"][seat, t, empty_slot(state, seat, t)] = PASSENGER_BASE + zone
+    elif a < A_BUY_SMALL_TRAIN:
+        buy_station(state, seat, a - A_BUY_STATION, PRICE_STATION)
+    elif a < A_BUY_LARGE_TRAIN:
+        state["cash"][seat] -= PRICE_SMALL_TRAIN
+        place_train(state, seat, a - A_BUY_SMALL_TRAIN, 0)
+    elif a < A_UPGRADE_TRAIN:
+        state["cash"][seat] -= PRICE_LARGE_TRAIN
+        place_train(state, seat, a - A_BUY_LARGE_TRAIN, 1)
+        claim_competitions(state, seat, T_RAILROAD_EXPO, -1, -1)
+    elif a < A_PLAY_CARD:
+        t = a - A_UPGRADE_TRAIN
+        state["cash"][seat] -= PRICE_UPGRADE
+        state["train_large"][seat, t] = 1
+        claim_competitions(state, seat, T_RAILROAD_EXPO, -1, -1)
+    elif A_BUY_DESPERADO <= a < A_BUY_DESPERADO + N_CITIES:
+        state["cash"][seat] -= state["extra_gang_price"]
+        state["hire_used"][seat] = 1
+        k = np.int64(state["n_desperados"][seat])
+        state["desp_pos"][seat, k] = a - A_BUY_DESPERADO
+        state["n_desperados"][seat] = k + 1
+
+
+@njit(cache=True)
+def buy_station(state: np.void, seat: int, c: int, price: int) -> None:
+    """Pay and own station c; Land Boom competitions are claimed (§6.3, §13.4)."""
+    state["cash"][seat] -= price
+    state["city_owner"][c] = seat
+    claim_competitions(state, seat, T_LAND_BOOM, -1, -1)

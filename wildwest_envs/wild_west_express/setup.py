@@ -1,0 +1,198 @@
+"""Setup of one game record: start player, deck, draft, desperados, trains, money (spec §5, §17.4).
+
+``setup_game`` sets every field; the RNG is used exactly as §17.4 says: one
+draw of the start seat, then one Fisher-Yates shuffle of the 52 card ids laid
+out in id order. Then the draft (DRAFT_CITY decisions, snake order) and the
+desperado placement (PLACE_DESPERADO) are asked; ``finish_setup`` gives the
+trains and the money once every desperado is placed.
+
+Decisions where the spec leaves the implementation open:
+
+* Stations are owned from the moment of the pick (§5 item 2); trains and cash
+  arrive after the last desperado is placed (§5 items 4-5).
+* ``round`` is 0 during setup and 1 from the start player's first turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.rng import N_FORCED, draw_below, shuffle_prefix
+from .data import (CARGO_EMPTY, DEC_NONE, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS,
+                   N_CARGO, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE,
+                   PHASE_SETUP, START_CARGO, START_CASH, START_DESPERADOS, START_DESPERADOS_TWO_PLAYER,
+                   VICTORY_TARGET)
+from .pieces import place_train
+from .state import LANDING_NONE, NOBODY
+
+
+@njit(cache=True)
+def _clear_record(state: np.void) -> None:
+    """Every field at its empty value."""
+    state["n_forced"] = 0
+    state["forced_pos"] = 0
+    for i in range(N_FORCED):
+        state["forced"][i] = 0
+    state["n_decisions"] = 0
+    state["turn_decisions"] = 0
+    state["phase"] = PHASE_SETUP
+    state["decision"] = DEC_NONE
+    state["current"] = NOBODY
+    state["active"] = NOBODY
+    state["round"] = 0
+    state["turn"] = 0
+    state["done"] = False
+    state["capped"] = False
+    for i in range(N_DICE):
+        state["dice"][i] = 0
+    state["setup_step"] = 0
+    for p in range(MAX_PLAYERS):
+        state["start_city"][p, 0] = NOBODY
+        state["start_city"][p, 1] = NOBODY
+        state["cash"][p] = 0
+        state["dynamite_bought"][p] = 0
+        state["hire_used"][p] = 0
+        state["n_desperados"][p] = 0
+        for k in range(MAX_DESPERADOS):
+            state["desp_pos"][p, k] = NO_SPACE
+        for t in range(MAX_TRAINS):
+            state["train_exists"][p, t] = 0
+            state["train_large"][p, t] = 0
+            state["train_pos"][p, t] = NO_SPACE
+            state["train_from"][p, t] = -1
+            for j in range(N_CARGO):
+                state["train_cargo"][p, t, j] = CARGO_EMPTY
+            state["train_wait"][p, t] = 0
+            state["train_debt"][p, t] = 0
+            state["train_creditor"][p, t] = NOBODY
+            state["train_moved"][p, t] = 0
+            state["train_armed"][p, t] = 0
+    for k in range(N_SHERIFFS):
+        state["sheriff_pos"][k] = NO_SPACE
+    for c in range(N_CITIES):
+        state["city_owner"][c] = NOBODY
+    for s in range(N_SPACES):
+        state["dynamite"][s] = 0
+    state["dynamite_supply"] = DYNAMITE_SUPPLY
+    for k in range(N_CARDS):
+        state["deck"][k] = k
+        state["card_holder"][k] = NOBODY
+        state["card_bound"][k] = NOBODY
+    state["deck_size"] = N_CARDS
+    state["never_drawn"] = N_CARDS
+    for i in range(N_COMPETITION_SLOTS):
+        state["comp_card"][i] = NO_CARD
+        state["comp_countdown"][i] = 0
+    state["drawn_card"] = NO_CARD
+    clear_procedures(state)
+
+
+@njit(cache=True)
+def clear_procedures(state: np.void) -> None:
+    """No move, landing, card, sheriff, queued move or desperado move in progress (§17.5 levels 2-4)."""
+    state["move_active"] = False
+    state["move_train"] = NOBODY
+    state["move_steps"] = 0
+    state["move_first"] = False
+    state["move_dice"] = False
+    state["move_backtrack"] = False
+    state["move_card"] = NO_CARD
+    state["move_return"] = 0
+    state["landing_step"] = LANDING_NONE
+    state["landing_space"] = NO_SPACE
+    state["card_active"] = NO_CARD
+    state["card_left"] = 0
+    state["card_return"] = 0
+    state["sel_desperado"] = NOBODY
+    state["sel_sheriff"] = NOBODY
+    state["sheriff_return"] = 0
+    state["queue_train"] = NOBODY
+    state["queue_steps"] = 0
+    state["queue_backtrack"] = False
+    state["queue_card"] = NO_CARD
+    state["desp_index"] = NOBODY
+    state["desp_from"] = NO_SPACE
+    state["desp_steps"] = 0
+
+
+@njit(cache=True)
+def setup_game(state: np.void, seed: np.uint64, num_players: int, victory_target: int, cash_vp_mode: int,
+               two_player_extra_desperado: bool, alt_dynamite: bool, alt_extra_gang: bool, dynamite_price_alt: int,
+               extra_gang_price: int, component_limits: bool, allow_hold_in_city: bool,
+               competition_expiry_rounds: int, max_rounds: int, cap_scoring: int, auto_forced: bool,
+               max_decisions: int) -> None:
+    """Options, start player and deck (the only chance of setup), then the draft begins (§5, §17.4)."""
+    state["rng"] = seed
+    _clear_record(state)
+    state["num_players"] = num_players
+    state["victory_target"] = victory_target if victory_target > 0 else VICTORY_TARGET[num_players]
+    state["cash_vp_mode"] = cash_vp_mode
+    state["alt_dynamite"] = alt_dynamite
+    state["alt_extra_gang"] = alt_extra_gang
+    state["dynamite_price"] = dynamite_price_alt if alt_dynamite else 20
+    state["extra_gang_price"] = extra_gang_price
+    state["component_limits"] = component_limits
+    state["allow_hold"] = allow_hold_in_city
+    state["expiry_rounds"] = competition_expiry_rounds
+    state["max_rounds"] = max_rounds
+    state["cap_scoring"] = cap_scoring
+    state["auto_forced"] = auto_forced
+    state["max_decisions"] = max_decisions
+    n_desp = START_DESPERADOS_TWO_PLAYER if (num_players == 2 and two_player_extra_desperado) else START_DESPERADOS
+    for p in range(num_players):
+        state["n_desperados"][p] = n_desp
+    state["start_player"] = draw_below(state, num_players)  # §5 item 1: the first use of the RNG
+    shuffle_prefix(state, state["deck"], N_CARDS)  # §5 item 6
+    state["active"] = draft_seat(state, 0)
+
+
+@njit(cache=True)
+def draft_seat(state: np.void, i: int) -> int:
+    """Seat of pick i of the snake draft: s, s+1, ..., s+N-1, then back to s (§5 item 2)."""
+    n = np.int64(state["num_players"])
+    s = np.int64(state["start_player"])
+    if i < n:
+        return (s + i) % n
+    return (s + 2 * n - 1 - i) % n
+
+
+@njit(cache=True)
+def n_placements(state: np.void) -> int:
+    """Desperados placed during setup: one (or two) per player (§5 item 3)."""
+    return np.int64(state["num_players"]) * np.int64(state["n_desperados"][0])
+
+
+@njit(cache=True)
+def placement_seat(state: np.void, j: int) -> int:
+    """Seat of placement j: s, s+1, ... once per desperado round (§5 item 3)."""
+    n = np.int64(state["num_players"])
+    return (np.int64(state["start_player"]) + j % n) % n
+
+
+@njit(cache=True)
+def apply_draft(state: np.void, seat: int, c: int) -> None:
+    """The seat picks city c and owns its station (§5 item 2)."""
+    i = np.int64(state["setup_step"])
+    state["start_city"][seat, 0 if i < np.int64(state["num_players"]) else 1] = c
+    state["city_owner"][c] = seat
+    state["setup_step"] = i + 1
+
+
+@njit(cache=True)
+def apply_placement(state: np.void, seat: int, c: int) -> None:
+    """The seat's next desperado is placed in start city c (§5 item 3)."""
+    j = np.int64(state["setup_step"]) - 2 * np.int64(state["num_players"])
+    state["desp_pos"][seat, j // np.int64(state["num_players"])] = c
+    state["setup_step"] += 1
+
+
+@njit(cache=True)
+def finish_setup(state: np.void) -> None:
+    """Each player: a small train with the free start cargo in each start city, and $450 (§5 items 4-5)."""
+    for p in range(np.int64(state["num_players"])):
+        for i in range(2):
+            c = np.int64(state["start_city"][p, i])
+            t = place_train(state, p, c, 0)
+            state["train_cargo"][p, t, 0] = START_CARGO[c]
+        state["cash"][p] = START_CASH
