@@ -65,7 +65,7 @@ def evaluate_random(name: str, num_players: int, n_games: int, seed: int, batch:
             size = min(batch, n_games - played)
             states = game.init_batch(size, seed, offset=played, num_players=num_players)
             sample = LegalSampler(size, seed + played)
-            while not (states["done"] | game.truncated(states)).all():
+            while not game.finished(states).all():
                 actions = sample(game.legal_mask(states))
                 decisions += int((actions >= 0).sum())
                 game.step(states, actions, check=False)

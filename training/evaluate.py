@@ -189,7 +189,7 @@ def _play_to_end(game, agents: list, states: np.ndarray, seatings: np.ndarray, b
     """Step every game of ``states`` until it ends or is truncated, each seat played by its agent."""
     n_finished = 0
     while True:
-        live = np.flatnonzero(~states["done"] & ~game.truncated(states))
+        live = np.flatnonzero(~game.finished(states))
         bar.update(len(states) - len(live) - n_finished)
         n_finished = len(states) - len(live)
         if not len(live):

@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
 
     states = game.init_batch(1, seed=args.seed, num_players=args.players)
     try:
-        while not (states["done"][0] or game.truncated(states)[0]):
+        while not game.finished(states)[0]:
             seat = int(states["current"][0])
             mask = game.legal_mask(states)
             action = int(seats[seat].act_batch(game.observe(states, [seat]), mask, states.copy(), np.array([seat]))[0])

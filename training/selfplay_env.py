@@ -133,7 +133,7 @@ class SelfPlayVecEnv(VecEnv):
     def _play_opponents(self, rewards: np.ndarray, dones: np.ndarray, infos: list) -> None:
         """Let the opponents move until every game waits for its learner; settle finished games."""
         while True:
-            ended = np.flatnonzero(self.states["done"] | self.game.truncated(self.states))
+            ended = np.flatnonzero(self.game.finished(self.states))
             if len(ended):
                 self._settle(ended, rewards, dones, infos)
             waiting = np.flatnonzero(self.states["current"] != self.learner_seat)

@@ -24,7 +24,9 @@ Rewards (``returns``) are computed here from the game's ``scores`` and
 * ``"rank"``: ``(players beaten - players beating you) / (N - 1)``, in [-1, 1];
 * ``"score"``: the final score divided by the game's ``score_scale``.
 
-A truncated or unfinished game returns 0 to everybody.
+An unfinished game (or one cut by the decision cap) returns 0 to everybody. A
+game may also declare finished games *capped* (its own turn cap: reported as
+truncated, scores still stand) and *without result* (everybody gets 0).
 """
 
 from __future__ import annotations
@@ -63,6 +65,11 @@ class Game:
         validate_state_fn: ``(state) -> list[str]`` consistency errors of one record.
         invariants_kernel: ``(states, out int32) -> None``; ``invariant_messages[code]``.
         score_scale: divisor of the ``"score"`` reward mode.
+        resample_hidden_fn: ``(states, seats, seeds) -> states`` determinizer for search agents.
+        capped_fn: ``(states) -> bool (B,)``: finished games (``done``) that the game's own cap
+            ended; they count as truncated, not terminated (their scores still stand).
+        no_result_fn: ``(states) -> bool (B,)``: finished games that give every player 0
+            (e.g. a capped game scored as a draw).
     """
 
     name: str
@@ -86,6 +93,8 @@ class Game:
     invariant_messages: tuple
     score_scale: float = 1.0
     resample_hidden_fn: Callable | None = field(default=None)
+    capped_fn: Callable | None = field(default=None)
+    no_result_fn: Callable | None = field(default=None)
 
     def __post_init__(self):
         # small batches (the PettingZoo adapter's batch of one) run serial builds (core.kernels)
@@ -158,12 +167,21 @@ class Game:
         return out
 
     def terminal(self, states: np.ndarray) -> np.ndarray:
-        """``(B,)`` bool: the game has ended by its rules."""
-        return states["done"].copy()
+        """``(B,)`` bool: the game has ended by its rules (not by a cap)."""
+        return states["done"] & ~self._capped(states)
 
     def truncated(self, states: np.ndarray) -> np.ndarray:
-        """``(B,)`` bool: the game is unfinished but reached its turn cap."""
-        return ~states["done"] & (states["n_decisions"] >= states["max_decisions"])
+        """``(B,)`` bool: the game was cut short: the decision cap, or the game's own cap."""
+        return (~states["done"] & (states["n_decisions"] >= states["max_decisions"])) | self._capped(states)
+
+    def finished(self, states: np.ndarray) -> np.ndarray:
+        """``(B,)`` bool: the episode is over (terminal or truncated)."""
+        return states["done"] | (states["n_decisions"] >= states["max_decisions"])
+
+    def _capped(self, states: np.ndarray) -> np.ndarray:
+        if self.capped_fn is None:
+            return np.zeros(len(states), dtype=bool)
+        return states["done"] & self.capped_fn(states)
 
     def scores(self, states: np.ndarray) -> np.ndarray:
         """``(B, max_players)`` int32 scores by the game's rules (0 for absent seats)."""
@@ -172,7 +190,7 @@ class Game:
         return out
 
     def returns(self, states: np.ndarray, reward_mode: str = "win") -> np.ndarray:
-        """``(B, max_players)`` float32 final rewards (0 unless the game has ended)."""
+        """``(B, max_players)`` float32 final rewards (0 unless the game has ended with a result)."""
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
         scores = self.scores(states).astype(np.float64)
@@ -190,7 +208,10 @@ class Game:
                 out = np.where(n_better == 0, 1.0, -1.0)
             else:
                 out = (n_worse - n_better) / np.maximum(states["num_players"][:, None] - 1, 1)
-        out = np.where(present & states["done"][:, None], out, 0.0)
+        has_result = states["done"].copy()
+        if self.no_result_fn is not None:
+            has_result &= ~self.no_result_fn(states)
+        out = np.where(present & has_result[:, None], out, 0.0)
         return out.astype(np.float32)
 
     def winners(self, states: np.ndarray) -> np.ndarray:
