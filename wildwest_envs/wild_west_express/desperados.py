@@ -41,14 +41,64 @@ def _sheriff_within(state: np.void, x: int, r: int) -> bool:
     return False
 
 
+_BITS = np.int64(3)  # bits per level of the choice code of _walk_search
+_SEVEN = np.int64(7)
+
+
 @njit(cache=True)
-def _path_search(state: np.void, x: int, y: int, r: int) -> bool:
-    for i in range(MAX_DEGREE):
+def _replay(x: int, y: int, code: int, depth: int) -> tuple:
+    """(space, came_from) after following the neighbour indices stored in ``code`` for ``depth`` steps."""
+    for level in range(depth):
+        i = (code >> (_BITS * np.int64(level))) & _SEVEN
         n = np.int64(NEIGHBOURS[x, i])
-        if n >= 0 and n != y and not has_sheriff(state, n):
-            if r == 1 or _path_search(state, n, x, r - 1):
-                return True
-    return False
+        y = x
+        x = n
+    return x, y
+
+
+@njit(cache=True)
+def _walk_search(state: np.void, x0: int, y0: int, r: int, c: int) -> int:
+    """Depth-first search over legal desperado walks from x0 (came from y0) of at most r steps (§9.2).
+
+    With ``c < 0``: 1 if some walk has exactly r steps, else 0. With a city
+    ``c``: the fewest steps of a walk reaching c, or _FAR. The path is kept as
+    3-bit neighbour indices in one integer and replayed, so nothing is
+    allocated (numba's cache crashed on recursive kernels).
+    """
+    best = _FAR
+    depth = 0
+    start = 0
+    code = np.int64(0)
+    while True:
+        x, y = _replay(x0, y0, code, depth)
+        descend = True
+        if c >= 0 and x == c:
+            best = min(best, depth)
+            descend = False
+        elif depth == r:
+            if c < 0:
+                return 1
+            descend = False
+        if descend:
+            chosen = -1
+            for i in range(start, MAX_DEGREE):
+                n = np.int64(NEIGHBOURS[x, i])
+                if n >= 0 and n != y and not has_sheriff(state, n):
+                    chosen = i
+                    break
+            if chosen >= 0:
+                code |= np.int64(chosen) << (_BITS * np.int64(depth))
+                depth += 1
+                start = 0
+                continue
+        # backtrack to the next untried neighbour of the parent
+        if depth == 0:
+            break
+        depth -= 1
+        shift = _BITS * np.int64(depth)
+        start = ((code >> shift) & _SEVEN) + 1
+        code &= ~(_SEVEN << shift)
+    return best if c >= 0 else 0
 
 
 @njit(cache=True)
@@ -58,7 +108,7 @@ def path_exists(state: np.void, x: int, y: int, r: int) -> bool:
         return True
     if not _sheriff_within(state, x, r):
         return True
-    return _path_search(state, x, y, r)
+    return _walk_search(state, x, y, r, -1) == 1
 
 
 @njit(cache=True)
@@ -69,28 +119,13 @@ def step_legal(state: np.void, x: int, y: int, n: int, r: int) -> bool:
 
 # ---- rehiring (§9.3) -------------------------------------------------------------------------------------
 @njit(cache=True)
-def _steps_to(state: np.void, x: int, y: int, depth: int, r: int, c: int) -> int:
-    """Fewest steps (<= r) of a legal path from x (came from y, depth taken) that reaches city c."""
-    if x == c:
-        return depth
-    if depth == r:
-        return _FAR
-    best = _FAR
-    for i in range(MAX_DEGREE):
-        n = np.int64(NEIGHBOURS[x, i])
-        if n >= 0 and n != y and not has_sheriff(state, n):
-            best = min(best, _steps_to(state, n, x, depth + 1, r, c))
-    return best
-
-
-@njit(cache=True)
 def station_steps(state: np.void, x: int, c: int, d: int) -> int:
     """Length of the shortest legal desperado path from x to city c within d steps, _FAR if none (§9.3)."""
     if DISTANCE[x, c] > d:
         return _FAR
     if not _sheriff_within(state, x, d):
         return np.int64(DISTANCE[x, c])
-    return _steps_to(state, x, NO_SPACE, 0, d, c)
+    return _walk_search(state, x, NO_SPACE, d, c)
 
 
 @njit(cache=True)

@@ -3,10 +3,11 @@
 Decisions where the spec leaves the implementation open:
 
 * The group check of §11.1 walks the connected dynamite spaces from the
-  candidate space. Dynamite never lies in a city, and on this board the
-  non-city spaces form a forest (no route joins two junctions; a data test
-  checks it), so a walk that never steps back to its parent counts every
-  group space exactly once.
+  candidate space, up to 3 steps (enough to decide "at most 3"). Dynamite
+  never lies in a city, and on this board the non-city spaces form a forest
+  (no route joins two junctions; a data test checks it), so a walk that never
+  steps back counts every group space exactly once. (Loops, not recursion:
+  numba's on-disk cache crashed on recursive kernels.)
 * An explosion sets ``wait = 1`` (§11.2 "gets wait = 1"), not ``wait + 1``.
 """
 
@@ -20,24 +21,29 @@ from .pieces import is_passenger
 
 
 @njit(cache=True)
-def _group_from(state: np.void, x: int, parent: int) -> int:
-    """Dynamite spaces reachable from dynamite space x without going back through parent."""
-    n = 1
-    for i in range(MAX_DEGREE):
-        y = np.int64(NEIGHBOURS[x, i])
-        if y >= 0 and y != parent and state["dynamite"][y]:
-            n += _group_from(state, y, x)
-    return n
-
-
-@njit(cache=True)
 def group_size_if_placed(state: np.void, s: int) -> int:
-    """Size of the connected dynamite group that would contain s after a token is placed there (§11.1)."""
+    """Size of the dynamite group that would contain s after placing a token there, counted up to 3 steps away (§11.1).
+
+    Nodes farther than 3 steps only exist in groups of 5 or more, and the
+    nodes within 3 steps already number more than 3 then, so the count is
+    exact whenever it matters (<= 3) and above 3 otherwise. The walk never
+    steps back, which counts each node once on the forest of non-city spaces.
+    """
     n = 1
     for i in range(MAX_DEGREE):
-        y = np.int64(NEIGHBOURS[s, i])
-        if y >= 0 and state["dynamite"][y]:
-            n += _group_from(state, y, s)
+        a = np.int64(NEIGHBOURS[s, i])
+        if a < 0 or not state["dynamite"][a]:
+            continue
+        n += 1
+        for j in range(MAX_DEGREE):
+            b = np.int64(NEIGHBOURS[a, j])
+            if b < 0 or b == s or not state["dynamite"][b]:
+                continue
+            n += 1
+            for k in range(MAX_DEGREE):
+                c = np.int64(NEIGHBOURS[b, k])
+                if c >= 0 and c != a and state["dynamite"][c]:
+                    n += 1
     return n
 
 

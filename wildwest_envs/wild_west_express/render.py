@@ -1,0 +1,627 @@
+"""Action names, a text board and a picture of one Wild West Express game (read-only).
+
+Public functions:
+
+* ``action_to_string(state, action)`` / ``string_to_action(state, text)``: short,
+  stable names of the 553 action ids (§17.1, §17.6) and their inverse;
+* ``render_ansi(state)``: a text board of the public view;
+* ``render_rgb(state)``: a ``(700, 1200, 3)`` uint8 picture (needs matplotlib).
+
+Each accepts one record (``states[b]``) or a batch of one (``states[b:b+1]``)
+and never writes to it.
+
+Decisions taken where the brief or the spec is silent:
+
+* **Public view only** (§16.1). Both renders show every piece, cash, VP,
+  cargo, the dice, competitions, the deck size and never-drawn count, and for
+  each player the NUMBER of held personal cards and how many are bound to
+  each train, never their ids; the card just drawn at TELEGRAM_DRAWN is not
+  named. Nothing of the deck order, the generator or the scripted-chance queue
+  is read. Any player may therefore see them.
+* **Space names.** A city or junction is named by its JSON name
+  (``Denver``, ``Spokane Junction``), a track space by its id (``145``). The
+  text board adds the route and position of a track space:
+  ``145 (Salt Lake City - Cheyenne 5/10)``.
+* **Action names.** The id fixes the frame of the text (it always contains
+  the id's own index: the space, train slot, good, city, card id, cargo slot,
+  sheriff or desperado index), the pending decision picks the verb, and the
+  state supplies only public names and prices. Two ids therefore never share
+  a name in one state. Examples: ``draft Denver``, ``dynamite on 145``,
+  ``step to 183 (toward Deming Junction)``, ``stop in Denver``,
+  ``move train 1``, ``buy Gold on train 1 ($160)``, ``sell slot 0 (Gold $290 +
+  $20 bonus)``, ``drop passengers slot 1 ($90)``, ``play Hideout (card 20)``,
+  ``roll``, ``keep card``, ``decline sheriff``. An id outside its decision
+  still gets a neutral name (``space 145``, ``train 3``, ``sheriff 1``).
+* **Agent names** ``player_i`` are used for seat ``i``. In the seat list ``*``
+  marks the start player and ``>`` the seat to decide.
+* **Picture.** The map uses the JSON coordinates (y down, as on the board);
+  routes are lines through their spaces; track spaces are dots, telegram
+  spaces blue squares, sheriff stars gold stars, junctions black diamonds,
+  cities circles filled with the owner's colour (white if unowned). Trains
+  are squares in the owner's colour (large trains bigger, with a white
+  border), desperados triangles, dynamite red crosses, sheriffs large gold
+  stars labelled with their index; several pieces on one space are spread
+  around it. A side panel repeats the text board's players and turn.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+
+from .arrival import fare
+from .data import (A_BUY_DESPERADO, A_BUY_GOOD, A_BUY_LARGE_TRAIN, A_BUY_SMALL_TRAIN, A_BUY_STATION, A_DESPERADO,
+                   A_END, A_HOLD, A_LOAD_PASSENGERS, A_PLAY_CARD, A_REHIRE, A_SHERIFF, A_SPACE, A_STOP, A_TRAIN,
+                   A_UNLOAD_SLOT, A_UPGRADE_TRAIN, BOARD, BUY_PRICE, CAP_SCORING_DRAW, CARD_BONUS, CARD_CITY,
+                   CARD_NAMES, CARGO_EMPTY, CITY_KEYS, CITY_NAMES, DEC_ARRIVAL, DEC_CARD_CITY, DEC_CARD_DESPERADO,
+                   DEC_CARD_DYNAMITE_PLACE, DEC_CARD_DYNAMITE_REMOVE, DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN,
+                   DEC_DESPERADO_STEP, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DEC_REHIRE_TARGET,
+                   DEC_SELECT_TRAIN, DEC_SHERIFF_PIECE, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, FREE,
+                   GOOD_NAMES, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, NO_CARD, NO_SPACE, N_ACTIONS, N_CITIES,
+                   N_DICE, N_GOODS, N_SHERIFFS, N_SPACES, PASSENGER_BASE, PHASE_NAMES, PURCHASE_PRICE, ROUTE_SPACES,
+                   SPACE_JUNCTION, SPACE_NAMES, SPACE_ROUTE, SPACE_SPECIAL, SPACE_TYPE, SPACE_X, SPACE_Y,
+                   SPECIAL_STAR, SPECIAL_TELEGRAM, ZONE_NAMES)
+from .scoring import score_seats
+from .state import NOBODY
+
+RGB_SIZE_INCHES = (12.0, 7.0)  # the picture is always 1200 x 700 pixels
+RGB_DPI = 100
+MAP_WIDTH = 0.66  # fraction of the picture used by the map; the panel takes the rest
+MAP_X_LIMITS = (25.0, 640.0)  # board units (§3.1 coordinates)
+MAP_Y_LIMITS = (430.0, 15.0)  # y grows downwards on the board
+PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff9f1c", "#8e44ad")  # seats 0..4
+BACKGROUND = "#f3ead7"
+ROUTE_COLOUR = "#8b7765"
+CITIES_PER_TEXT_LINE = 7
+PANEL_LINE_CHARS = 76  # characters per line of the picture's side panel
+PANEL_SMALL_FONT = 6.0  # points
+PANEL_LINE_HEIGHT = 0.0175  # panel height fraction per line at PANEL_SMALL_FONT
+PIECE_OFFSETS = tuple((4.2 * np.cos(a), 4.2 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 9)[:-1])
+
+DECISION_TEXTS = {  # what the pending decision asks (§17.2); placeholders filled from the record
+    DEC_DRAFT_CITY: "draft a start city",
+    DEC_PLACE_DESPERADO: "place a desperado in a start city",
+    DEC_PRE_ROLL: "pre-roll actions (buy, load, dynamite, cards), then roll",
+    DEC_SELECT_TRAIN: "choose the next train to move",
+    DEC_TRAIN_STEP: "move train {train} ({steps} steps left{first})",
+    DEC_ARRIVAL: "train {train} arrived in {landing}: sell goods or drop passengers, then done",
+    DEC_SHERIFF_PIECE: "choose the sheriff to move, or decline",
+    DEC_SHERIFF_SPACE: "place sheriff {sheriff}, or decline",
+    DEC_TELEGRAM_DRAWN: "a personal telegram was drawn by train {train}: play it now or keep it",
+    DEC_CARD_TRAIN: "Armed Guards: choose a train",
+    DEC_CARD_DYNAMITE_PLACE: "Crate of Dynamite: place a free token ({left} left), or stop",
+    DEC_CARD_DYNAMITE_REMOVE: "Track Crew: remove a token ({left} left), or stop",
+    DEC_CARD_CITY: "Land Grant: choose an unowned city",
+    DEC_CARD_DESPERADO: "Hideout: choose a desperado",
+    DEC_CARD_HIDEOUT_CITY: "Hideout: choose a station for desperado {desperado}",
+    DEC_DESPERADO_STEP: "move desperado {desperado} ({steps} steps left{first})",
+    DEC_REHIRE_TARGET: "rehire desperado {desperado}: choose a station",
+}
+
+
+# ---- reading a record --------------------------------------------------------------------------------
+
+def _record(state: np.ndarray) -> np.void:
+    """The single record of ``state`` (a record, or a batch of exactly one)."""
+    if isinstance(state, np.ndarray) and state.shape != ():
+        if state.shape != (1,):
+            raise ValueError(f"expected one game record, got an array of shape {state.shape}")
+        return state[0]
+    return state[()] if isinstance(state, np.ndarray) else state
+
+
+def _int(record: np.void, field: str) -> int:
+    """A scalar field as a Python int."""
+    return int(record[field])
+
+
+def _agent(seat: int) -> str:
+    """The agent name of a seat."""
+    return f"player_{seat}"
+
+
+def _label(space: int) -> str:
+    """A city's or junction's name, a track space's id (§0.2)."""
+    return SPACE_NAMES[space] if 0 <= space < N_SPACES else f"space {space}"
+
+
+def _route_position(space: int) -> str:
+    """``Salt Lake City - Cheyenne 5/10``: the route of a track space and its place on it (§3.5)."""
+    route = int(SPACE_ROUTE[space])
+    if route < 0:
+        return ""
+    spaces = [int(s) for s in ROUTE_SPACES[route] if s >= 0]
+    return f"{BOARD['routes'][route]['name']} {spaces.index(space)}/{len(spaces) - 2}"
+
+
+def _where(space: int) -> str:
+    """A space for the text board: its name, or its id with its route position."""
+    if space == NO_SPACE:
+        return "off the board"
+    if SPACE_ROUTE[space] < 0:
+        return _label(space)
+    return f"{space} ({_route_position(space)})"
+
+
+def _cargo_name(code: int) -> str:
+    """``Gold``, ``passengers (Pacific)`` or ``empty`` (§4.1, §4.4)."""
+    if code == CARGO_EMPTY:
+        return "empty"
+    if code >= PASSENGER_BASE:
+        return f"passengers ({ZONE_NAMES[code - PASSENGER_BASE]})"
+    return GOOD_NAMES[code]
+
+
+def _moving_piece(record: np.void) -> int:
+    """The space of the piece that is moving: the active train or desperado, NO_SPACE otherwise."""
+    seat, decision = _int(record, "active"), _int(record, "decision")
+    if seat < 0:
+        return NO_SPACE
+    if decision == DEC_TRAIN_STEP and 0 <= _int(record, "move_train") < MAX_TRAINS:
+        return int(record["train_pos"][seat, _int(record, "move_train")])
+    if decision == DEC_DESPERADO_STEP and 0 <= _int(record, "desp_index") < MAX_DESPERADOS:
+        return int(record["desp_pos"][seat, _int(record, "desp_index")])
+    return NO_SPACE
+
+
+# ---- action names (§17.1, §17.6) --------------------------------------------------------------------------
+
+def _toward(origin: int, target: int) -> str:
+    """`` (toward Denver)``: the endpoint a step from ``origin`` onto track space ``target`` heads for."""
+    route = int(SPACE_ROUTE[target]) if 0 <= target < N_SPACES else -1
+    if route < 0 or origin == NO_SPACE:
+        return ""
+    spaces = [int(s) for s in ROUTE_SPACES[route] if s >= 0]
+    if origin not in spaces:
+        return ""
+    end = spaces[-1] if spaces.index(origin) < spaces.index(target) else spaces[0]
+    return f" (toward {_label(end)})"
+
+
+_SPACE_VERBS = {
+    DEC_DRAFT_CITY: "draft {}", DEC_PLACE_DESPERADO: "place desperado in {}", DEC_PRE_ROLL: "dynamite on {}",
+    DEC_SHERIFF_SPACE: "sheriff to {}", DEC_CARD_DYNAMITE_PLACE: "free dynamite on {}",
+    DEC_CARD_DYNAMITE_REMOVE: "remove dynamite on {}", DEC_CARD_CITY: "land grant {}",
+    DEC_CARD_HIDEOUT_CITY: "hide desperado in {}", DEC_REHIRE_TARGET: "rehire to {}",
+}
+_END_NAMES = {
+    DEC_PRE_ROLL: "roll", DEC_ARRIVAL: "done trading", DEC_SHERIFF_PIECE: "decline sheriff",
+    DEC_SHERIFF_SPACE: "decline sheriff", DEC_TELEGRAM_DRAWN: "keep card",
+    DEC_CARD_DYNAMITE_PLACE: "stop placing dynamite", DEC_CARD_DYNAMITE_REMOVE: "stop removing dynamite",
+}
+
+
+def _space_action(record: np.void, space: int) -> str:
+    """SPACE(s): ``draft Denver``, ``step to 183 (toward Tucson)``, ``sheriff to 231``, ... (§17.2)."""
+    decision = _int(record, "decision")
+    if decision in (DEC_TRAIN_STEP, DEC_DESPERADO_STEP):
+        return f"step to {_label(space)}" + _toward(_moving_piece(record), space)
+    return _SPACE_VERBS.get(decision, "space {}").format(_label(space))
+
+
+def _train_action(record: np.void, t: int) -> str:
+    """TRAIN(t): ``move train 1`` (SELECT_TRAIN), ``arm train 1`` (Armed Guards), else ``train 1``."""
+    verbs = {DEC_SELECT_TRAIN: "move train", DEC_CARD_TRAIN: "arm train"}
+    return f"{verbs.get(_int(record, 'decision'), 'train')} {t}"
+
+
+def _unload_action(record: np.void, j: int) -> str:
+    """UNLOAD_SLOT(j) at ARRIVAL: ``sell slot 0 (Gold $290 + $20 bonus)`` / ``drop passengers slot 1 ($90)``."""
+    seat, t, city = _int(record, "active"), _int(record, "move_train"), _int(record, "landing_space")
+    if _int(record, "decision") != DEC_ARRIVAL or seat < 0 or not 0 <= t < MAX_TRAINS or not 0 <= city < N_CITIES:
+        return f"unload slot {j}"
+    code = int(record["train_cargo"][seat, t, j])
+    if code == CARGO_EMPTY:
+        return f"unload slot {j} (empty)"
+    if code >= PASSENGER_BASE:
+        return f"drop passengers slot {j} (${int(fare(city, code))})"
+    price = int(BUY_PRICE[city, code])
+    if price == 0:
+        return f"sell slot {j} ({GOOD_NAMES[code]}, not bought here)"
+    bonus = " + $20 bonus" if int(record["city_owner"][city]) == seat else ""  # owner bonus (§8.1)
+    return f"sell slot {j} ({GOOD_NAMES[code]} ${price}{bonus})"
+
+
+def _piece_action(record: np.void, action: int) -> str:
+    """STOP, HOLD, REHIRE, SHERIFF(k), DESPERADO(k), with the place when the decision gives one."""
+    decision, seat = _int(record, "decision"), _int(record, "active")
+    here = _moving_piece(record)
+    if action == A_STOP:
+        return f"stop in {_label(here)}" if decision == DEC_TRAIN_STEP and here != NO_SPACE else "stop"
+    if action == A_HOLD:
+        return f"hold train {_int(record, 'move_train')}" if decision == DEC_TRAIN_STEP else "hold"
+    if action == A_REHIRE:
+        return f"rehire desperado {_int(record, 'desp_index')}" if decision == DEC_DESPERADO_STEP else "rehire"
+    if action < A_DESPERADO:
+        k = action - A_SHERIFF
+        if decision == DEC_SHERIFF_PIECE:
+            return f"move sheriff {k} (at {_label(int(record['sheriff_pos'][k]))})"
+        return f"sheriff {k}"
+    k = action - A_DESPERADO
+    if decision == DEC_CARD_DESPERADO and seat >= 0 and record["desp_pos"][seat, k] != NO_SPACE:
+        return f"hide desperado {k} (at {_label(int(record['desp_pos'][seat, k]))})"
+    return f"desperado {k}"
+
+
+def _purchase_action(action: int) -> str:
+    """The pre-roll purchases: goods, passengers, stations, trains, upgrades, hires (§6.3)."""
+    if action < A_LOAD_PASSENGERS:
+        t, g = divmod(action - A_BUY_GOOD, N_GOODS)
+        return f"buy {GOOD_NAMES[g]} on train {t} (${int(PURCHASE_PRICE[g])})"
+    if action < A_BUY_STATION:
+        return f"load passengers on train {action - A_LOAD_PASSENGERS}"
+    if action < A_BUY_SMALL_TRAIN:
+        return f"buy station {CITY_NAMES[action - A_BUY_STATION]}"
+    if action < A_BUY_LARGE_TRAIN:
+        return f"buy small train at {CITY_NAMES[action - A_BUY_SMALL_TRAIN]}"
+    if action < A_UPGRADE_TRAIN:
+        return f"buy large train at {CITY_NAMES[action - A_BUY_LARGE_TRAIN]}"
+    if action < A_PLAY_CARD:
+        return f"upgrade train {action - A_UPGRADE_TRAIN}"
+    return f"hire desperado in {CITY_NAMES[action - A_BUY_DESPERADO]}"
+
+
+def action_to_string(state: np.ndarray, action: int) -> str:
+    """A short name of action id ``action`` (0..552) in ``state`` (§17.1, §17.6).
+
+    The id decides the frame of the text, the pending decision the verb, and
+    the state only public names and prices, so different ids always give
+    different texts in one state. No hidden information is used.
+
+    Raises:
+        ValueError: if ``action`` is not in ``range(N_ACTIONS)``.
+    """
+    record, action = _record(state), int(action)
+    if not 0 <= action < N_ACTIONS:
+        raise ValueError(f"action {action} is outside 0..{N_ACTIONS - 1}")
+    if action < A_TRAIN:
+        return _space_action(record, action - A_SPACE)
+    if action < A_BUY_GOOD:
+        return _train_action(record, action - A_TRAIN)
+    if action < A_PLAY_CARD or A_BUY_DESPERADO <= action < A_END:
+        return _purchase_action(action)
+    if action < A_UNLOAD_SLOT:
+        card = action - A_PLAY_CARD
+        return f"play {CARD_NAMES[card]} (card {card})"
+    if action < A_STOP:
+        return _unload_action(record, action - A_UNLOAD_SLOT)
+    if action < A_BUY_DESPERADO:
+        return _piece_action(record, action)
+    return _END_NAMES.get(_int(record, "decision"), "end")
+
+
+def string_to_action(state: np.ndarray, text: str) -> int:
+    """The action id whose ``action_to_string`` in ``state`` is ``text`` (case and spaces ignored).
+
+    Raises:
+        ValueError: if no action of this state has that name.
+    """
+    wanted = " ".join(text.split()).lower()
+    for action in range(N_ACTIONS):
+        if action_to_string(state, action).lower() == wanted:
+            return action
+    raise ValueError(f"no action is called {text!r} in this state")
+
+
+# ---- public quantities ------------------------------------------------------------------------------------
+
+def _victory_points(record: np.void) -> list[int]:
+    """VP per seat by the rules' own scoring (§14.1)."""
+    out = np.zeros(MAX_PLAYERS, np.int32)
+    score_seats(record, out)
+    return [int(v) for v in out[:_int(record, "num_players")]]
+
+
+def _winners(record: np.void) -> list[int]:
+    """Seats sharing the win of a finished game: most VP, then most cash; nobody in a capped draw (§14.3, §14.4)."""
+    if record["capped"] and _int(record, "cap_scoring") == CAP_SCORING_DRAW:
+        return []
+    keys = [(vp, int(record["cash"][s])) for s, vp in enumerate(_victory_points(record))]
+    return [s for s, key in enumerate(keys) if key == max(keys)]
+
+
+def _held_cards(record: np.void, seat: int, train: int = -1) -> int:
+    """Personal cards the seat holds (bound to ``train`` if given): a public count (§16.1)."""
+    held = record["card_holder"] == seat
+    if train >= 0:
+        held &= record["card_bound"] == train
+    return int(np.count_nonzero(held))
+
+
+def _stations(record: np.void, seat: int) -> list[int]:
+    """Cities whose station the seat owns."""
+    return [c for c in range(N_CITIES) if record["city_owner"][c] == seat]
+
+
+# ---- the text board ------------------------------------------------------------------------------------------
+
+def _title_lines(record: np.void) -> list[str]:
+    """Game, options, round, phase; start player and dice (§6, §16.1)."""
+    n, phase = _int(record, "num_players"), _int(record, "phase")
+    head = (f"Wild West Express, {n} players, target {_int(record, 'victory_target')} VP - "
+            f"round {_int(record, 'round')}/{_int(record, 'max_rounds')}, turn {_int(record, 'turn')}")
+    if 0 <= phase < len(PHASE_NAMES):
+        head += f" ({PHASE_NAMES[phase]})"
+    dice = [int(d) for d in record["dice"][:N_DICE]]
+    if any(dice):
+        a, b, c = dice
+        roll = f"dice: {a} {b} {c} (small train {a + b}, large train {a + b + c}, desperado {a})"
+    else:
+        roll = "dice: not rolled"
+    start = _int(record, "start_player")
+    return [head, f"start player: {_agent(start) if start >= 0 else '-'}   {roll}"]
+
+
+def _train_line(record: np.void, seat: int, t: int) -> str:
+    """One train: size, place, direction, cargo and its public marks (§16.1)."""
+    large = bool(record["train_large"][seat, t])
+    x, came_from = int(record["train_pos"][seat, t]), int(record["train_from"][seat, t])
+    direction = "free direction" if came_from == FREE else f"from {_label(came_from)}"
+    slots = 2 if large else 1
+    cargo = ", ".join(_cargo_name(int(record["train_cargo"][seat, t, j])) for j in range(slots))
+    marks = []
+    if record["train_moved"][seat, t]:
+        marks.append("moved")
+    if record["train_wait"][seat, t]:
+        marks.append(f"wait {int(record['train_wait'][seat, t])}")
+    if record["train_debt"][seat, t]:
+        marks.append(f"debt ${int(record['train_debt'][seat, t])} to {_agent(int(record['train_creditor'][seat, t]))}")
+    if record["train_armed"][seat, t]:
+        marks.append("armed guards")
+    bound = _held_cards(record, seat, t)
+    if bound:
+        marks.append(f"{bound} card{'s' if bound > 1 else ''} bound")
+    text = f"    train {t} {'large' if large else 'small'} at {_where(x)}, {direction}: {cargo}"
+    return text + (f" [{', '.join(marks)}]" if marks else "")
+
+
+def _seat_marks(record: np.void, seat: int) -> str:
+    """``*`` for the start player, ``>`` for the seat to decide."""
+    first = "*" if seat == _int(record, "start_player") else " "
+    return first + (">" if seat == _int(record, "current") else " ")
+
+
+def _seat_lines(record: np.void) -> list[str]:
+    """Per seat: cash, VP, stations, held card count, dynamite bought; then its trains and desperados."""
+    lines = ["players (* start player, > to decide):"]
+    vps = _victory_points(record)
+    for seat in range(_int(record, "num_players")):
+        stations = ", ".join(CITY_NAMES[c] for c in _stations(record, seat)) or "none"
+        lines.append(f"{_agent(seat)} {_seat_marks(record, seat)} ${int(record['cash'][seat])}, {vps[seat]} VP, "
+                     f"personal cards {_held_cards(record, seat)}, dynamite bought "
+                     f"{int(record['dynamite_bought'][seat])}; stations: {stations}")
+        lines.extend(_train_line(record, seat, t) for t in range(MAX_TRAINS) if record["train_exists"][seat, t])
+        for k in range(MAX_DESPERADOS):
+            if record["desp_pos"][seat, k] != NO_SPACE:
+                lines.append(f"    desperado {k} at {_where(int(record['desp_pos'][seat, k]))}")
+    return lines
+
+
+def _competition_text(record: np.void, slot: int) -> str:
+    """A competition slot: its card, target and bonus, and its countdown (§13.4)."""
+    card = int(record["comp_card"][slot])
+    if card == NO_CARD:
+        return f"{slot}: empty"
+    what = CARD_NAMES[card]  # the JSON name says the good and city of a contract or race
+    if CARD_CITY[card] >= 0 and CITY_NAMES[int(CARD_CITY[card])] not in what:
+        what += f" {CITY_NAMES[int(CARD_CITY[card])]}"
+    when = f"{int(record['comp_countdown'][slot])} turns left" if record["expiry_rounds"] else "no expiry"
+    return f"{slot}: {what} ${int(CARD_BONUS[card])} ({when})"
+
+
+def _board_lines(record: np.void) -> list[str]:
+    """Dynamite, sheriffs, competitions, the deck's public counts and the station owners (§16.1)."""
+    dynamite = [_label(x) for x in range(N_SPACES) if record["dynamite"][x]]
+    sheriffs = [f"{k} off the board" if record["sheriff_pos"][k] == NO_SPACE
+                else f"{k} at {_where(int(record['sheriff_pos'][k]))}" for k in range(N_SHERIFFS)]
+    lines = [f"dynamite (supply {_int(record, 'dynamite_supply')}): {', '.join(dynamite) or 'none'}",
+             f"sheriffs: {'; '.join(sheriffs)}",
+             "competitions: " + " | ".join(_competition_text(record, i) for i in range(len(record["comp_card"]))),
+             f"telegram deck: {_int(record, 'deck_size')} cards, {_int(record, 'never_drawn')} never drawn"]
+    owners = [f"{CITY_KEYS[c]} {'-' if record['city_owner'][c] < 0 else 'p' + str(int(record['city_owner'][c]))}"
+              for c in range(N_CITIES)]
+    rows = [", ".join(owners[i:i + CITIES_PER_TEXT_LINE]) for i in range(0, N_CITIES, CITIES_PER_TEXT_LINE)]
+    return lines + ["cities: " + rows[0]] + ["        " + row for row in rows[1:]]
+
+
+def _decision_text(record: np.void) -> str:
+    """What the pending decision asks, in words, without any hidden card (§17.2)."""
+    decision = _int(record, "decision")
+    if decision not in DECISION_TEXTS:
+        return "none"
+    in_desperado_move = decision in (DEC_DESPERADO_STEP, DEC_REHIRE_TARGET)
+    steps = _int(record, "desp_steps") if in_desperado_move else _int(record, "move_steps")
+    first = record["desp_from"] == NO_SPACE if in_desperado_move else bool(record["move_first"])
+    desperado = _int(record, "desp_index") if in_desperado_move else _int(record, "sel_desperado")
+    return DECISION_TEXTS[decision].format(
+        train=_int(record, "move_train"), steps=steps, first=", first step" if first else "",
+        landing=_label(_int(record, "landing_space")), sheriff=_int(record, "sel_sheriff"),
+        left=_int(record, "card_left"), desperado=desperado)
+
+
+def _end_lines(record: np.void) -> list[str]:
+    """The pending decision, or the final VP, cash and winners (§14.3, §14.4)."""
+    if not record["done"]:
+        if _int(record, "n_decisions") >= _int(record, "max_decisions"):
+            return [f"truncated: the cap of {_int(record, 'max_decisions')} decisions was reached"]
+        return [f"decision: {_agent(_int(record, 'current'))} - {_decision_text(record)}"]
+    winners = _winners(record)
+    results = [f"{_agent(s)} {vp} VP ${int(record['cash'][s])}" + (" WINNER" if s in winners else "")
+               for s, vp in enumerate(_victory_points(record))]
+    how = " (turn cap)" if record["capped"] else ""
+    return [f"game over{how} - final: " + " | ".join(results)]
+
+
+def render_ansi(state: np.ndarray) -> str:
+    """A text board of the public view of ``state`` and whose decision it is.
+
+    Shows the round, dice, each player's cash, VP, stations, held card count,
+    trains (place, direction, cargo, marks) and desperados, then dynamite,
+    sheriffs, competitions, the deck's counts, the station owners and the
+    pending decision; at the end the final VP and winners. Never a held or
+    drawn card's identity or the deck order, so it is safe to show to any
+    player. Deterministic.
+    """
+    record = _record(state)
+    lines = _title_lines(record) + [""] + _seat_lines(record) + [""] + _board_lines(record)
+    return "\n".join(lines + [""] + _end_lines(record)) + "\n"
+
+
+# ---- the picture -----------------------------------------------------------------------------------------------
+
+def _new_figure():
+    """A fixed-size Agg figure: the map axes (board units) at the left, a text panel at the right."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ImportError("rgb_array rendering needs matplotlib: pip install 'wildwest_envs[render]'") from error
+    fig = Figure(figsize=RGB_SIZE_INCHES, dpi=RGB_DPI, facecolor=BACKGROUND)
+    FigureCanvasAgg(fig)
+    board = fig.add_axes((0.0, 0.0, MAP_WIDTH, 1.0))
+    board.set_xlim(*MAP_X_LIMITS)
+    board.set_ylim(*MAP_Y_LIMITS)
+    board.set_aspect("auto")
+    board.set_axis_off()
+    panel = fig.add_axes((MAP_WIDTH, 0.0, 1.0 - MAP_WIDTH, 1.0))
+    panel.set_xlim(0, 1)
+    panel.set_ylim(0, 1)
+    panel.set_axis_off()
+    return fig, board, panel
+
+
+def _text(ax, x: float, y: float, text: str, **style) -> None:
+    """Plain text at (x, y): never parsed as mathtext (dollar amounts)."""
+    ax.text(x, y, text, parse_math=False, **style)
+
+
+def _draw_zones(ax) -> None:
+    """The two time-zone boundary lines and the zone names (§3.2)."""
+    for line in BOARD["zone_lines"]:
+        ax.axvline(line["x"], color="#b0a080", lw=1, ls="--", zorder=0)
+    edges = [MAP_X_LIMITS[0]] + [line["x"] for line in BOARD["zone_lines"]] + [MAP_X_LIMITS[1]]
+    for zone, name in enumerate(ZONE_NAMES):
+        _text(ax, (edges[zone] + edges[zone + 1]) / 2, 24, name, ha="center", fontsize=8, color="#8a7a5a")
+
+
+def _draw_board(ax) -> None:
+    """Routes through their spaces, track dots, telegram spaces, stars and junctions (§3)."""
+    for route in BOARD["routes"]:
+        ax.plot(SPACE_X[route["spaces"]], SPACE_Y[route["spaces"]], color=ROUTE_COLOUR, lw=1.2, zorder=1)
+    track = [s for s in range(N_SPACES) if SPACE_ROUTE[s] >= 0]
+    ax.plot(SPACE_X[track], SPACE_Y[track], ls="", marker="o", ms=1.6, color="#5b4a3a", zorder=2)
+    for special, style in ((SPECIAL_TELEGRAM, dict(marker="s", ms=4, color="#2a6fdb")),
+                           (SPECIAL_STAR, dict(marker="*", ms=7, color="#d4a017", mec="black", mew=0.4))):
+        spaces = np.flatnonzero(SPACE_SPECIAL == special)
+        ax.plot(SPACE_X[spaces], SPACE_Y[spaces], ls="", zorder=3, **style)
+    junctions = np.flatnonzero(SPACE_TYPE == SPACE_JUNCTION)
+    ax.plot(SPACE_X[junctions], SPACE_Y[junctions], ls="", marker="D", ms=5, color="black", zorder=3)
+
+
+def _draw_cities(ax, record: np.void) -> None:
+    """Cities as circles in the owner's colour (white if unowned), with their keys (§3.3)."""
+    for c in range(N_CITIES):
+        owner = int(record["city_owner"][c])
+        colour = PLAYER_COLOURS[owner] if 0 <= owner < MAX_PLAYERS else "white"
+        ax.plot(SPACE_X[c], SPACE_Y[c], marker="o", ms=11, color=colour, mec="black", mew=1.0, zorder=4)
+        _text(ax, SPACE_X[c] + 6, SPACE_Y[c] - 6, CITY_KEYS[c], fontsize=7, weight="bold", zorder=9)
+
+
+def _pieces(record: np.void) -> list[tuple[int, str, int, str]]:
+    """Every piece on the board as (space, kind, seat, label): trains, desperados, dynamite, sheriffs (§16.1)."""
+    pieces = [(x, "dynamite", NOBODY, "") for x in range(N_SPACES) if record["dynamite"][x]]
+    for seat in range(_int(record, "num_players")):
+        for t in range(MAX_TRAINS):
+            if record["train_exists"][seat, t]:
+                kind = "large" if record["train_large"][seat, t] else "small"
+                pieces.append((int(record["train_pos"][seat, t]), kind, seat, str(t)))
+        for k in range(MAX_DESPERADOS):
+            if record["desp_pos"][seat, k] != NO_SPACE:
+                pieces.append((int(record["desp_pos"][seat, k]), "desperado", seat, ""))
+    for k in range(N_SHERIFFS):
+        if record["sheriff_pos"][k] != NO_SPACE:
+            pieces.append((int(record["sheriff_pos"][k]), "sheriff", NOBODY, str(k)))
+    return pieces
+
+
+_PIECE_STYLES = {
+    "small": dict(marker="s", ms=7, mec="black", mew=0.8),
+    "large": dict(marker="s", ms=10, mec="white", mew=1.5),
+    "desperado": dict(marker="^", ms=8, mec="black", mew=0.8),
+    "dynamite": dict(marker="X", ms=8, color="#e00000", mec="black", mew=0.5),
+    "sheriff": dict(marker="*", ms=15, color="#ffd700", mec="black", mew=0.8),
+}
+
+
+def _draw_pieces(ax, record: np.void) -> None:
+    """Each piece at its space, several pieces on one space spread on a small circle around it."""
+    placed: dict[int, int] = {}
+    for x, kind, seat, label in _pieces(record):
+        index = placed.get(x, 0)
+        placed[x] = index + 1
+        dx, dy = (0.0, 0.0) if index == 0 else PIECE_OFFSETS[(index - 1) % len(PIECE_OFFSETS)]
+        style = dict(_PIECE_STYLES[kind])
+        if seat >= 0:
+            style["color"] = PLAYER_COLOURS[seat]
+        px, py = SPACE_X[x] + dx * (1 + (index - 1) // len(PIECE_OFFSETS)), SPACE_Y[x] + dy
+        ax.plot(px, py, ls="", zorder=6, **style)
+        if label:
+            _text(ax, px, py, label, ha="center", va="center", fontsize=5, color="black" if kind == "sheriff"
+                  else "white", weight="bold", zorder=7)
+
+
+def _panel_train(record: np.void, seat: int, t: int) -> str:
+    """A train in a few characters: ``t1 large at 311 from 312: Gold, empty [moved]``."""
+    return _train_line(record, seat, t).strip().replace("train ", "t", 1)
+
+
+def _draw_panel(ax, record: np.void) -> None:
+    """The side panel: title, one coloured block per player, the board lines and the decision."""
+    def write(text: str, size: float, **style) -> None:
+        nonlocal y
+        for part in textwrap.wrap(text, PANEL_LINE_CHARS, subsequent_indent="  ") or [""]:
+            _text(ax, 0.02, y, part, fontsize=size, va="top", family="monospace", **style)
+            y -= PANEL_LINE_HEIGHT * size / PANEL_SMALL_FONT
+
+    y = 0.985
+    for line in _title_lines(record):
+        write(line, PANEL_SMALL_FONT, weight="bold")
+    vps = _victory_points(record)
+    for seat in range(_int(record, "num_players")):
+        y -= 0.008
+        write(f"{_agent(seat)} {_seat_marks(record, seat)} ${int(record['cash'][seat])} {vps[seat]} VP, "
+              f"stations {len(_stations(record, seat))}, cards {_held_cards(record, seat)}",
+              PANEL_SMALL_FONT, color=PLAYER_COLOURS[seat], weight="bold")
+        for t in range(MAX_TRAINS):
+            if record["train_exists"][seat, t]:
+                write(_panel_train(record, seat, t), PANEL_SMALL_FONT)
+    y -= 0.008
+    for line in _board_lines(record)[:4] + _end_lines(record):
+        write(line, PANEL_SMALL_FONT)
+
+
+def render_rgb(state: np.ndarray) -> np.ndarray:
+    """A ``(700, 1200, 3)`` uint8 picture of the public view of ``state``.
+
+    The map (cities at their JSON coordinates, routes through their spaces,
+    telegram spaces, sheriff stars, junctions, time zones) with every piece,
+    and a side panel with the players, the board's public counts and the
+    pending decision.
+
+    Raises:
+        ImportError: if matplotlib is not installed.
+    """
+    record = _record(state)
+    fig, board, panel = _new_figure()
+    try:
+        _draw_zones(board)
+        _draw_board(board)
+        _draw_cities(board, record)
+        _draw_pieces(board, record)
+        _draw_panel(panel, record)
+        fig.canvas.draw()
+        image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
+    finally:
+        fig.clear()
+    return image
