@@ -319,3 +319,15 @@ def test_policy_checkpoint_round_trip(tmp_path):
     (run_dir / "config.json").write_text(json.dumps({"game": "rail_v0", "num_players": 3}))
     with pytest.raises(ValueError):
         make_agent(str(run_dir), GAME_NAME)
+
+
+def test_focal_cli_puts_the_first_agent_in_one_seat(tmp_path):
+    """``--focal``: the first agent plays every seat in turn against the others; a table and plot are written."""
+    from training.evaluate import main as evaluate_main
+
+    out = tmp_path / "focal"
+    text = evaluate_main(["--game", "colt_express", "--players", "3", "--agents", "heuristic", "random", "random",
+                          "--focal", "--games", "12", "--out", str(out)])
+    assert "heuristic against random, random" in text
+    assert "| heuristic | 12 |" in text
+    assert (tmp_path / "focal.md").exists() and (tmp_path / "focal.png").exists()

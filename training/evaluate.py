@@ -93,6 +93,8 @@ class Args:
     """output path without extension (default benchmarks/results/tournament_<game>_<N>p)"""
     learning_curve: str = ""
     """a training run directory: plot its progress.csv"""
+    focal: bool = False
+    """the first agent plays one seat (each seat in turn) against the other agents filling the rest"""
 
 
 Z_95 = 1.959963984540054  # standard normal quantile of a two-sided 95% interval
@@ -568,7 +570,19 @@ def main(argv: list[str] | None = None) -> str:
             trained_for = getattr(agent, "config", {}).get("num_players")
             if trained_for is not None and trained_for != args.players:
                 print(f"note: {agent.name} was trained with {trained_for} players, plays with {args.players}")
-        markdown, _ = tournament(game_name, args.players, agents, args.games, args.seed, args.batch, out)
+        if args.focal:
+            if len(agents) != args.players:
+                raise SystemExit(f"--focal needs one agent per seat ({args.players}), got {len(agents)}")
+            table, results = evaluate_against(game_name, args.players, agents[0], agents[1:], args.games,
+                                              args.seed, args.batch, progress=True)
+            markdown = f"## {agents[0].name} against {', '.join(a.name for a in agents[1:])}\n\n{table}"
+            Path(out).parent.mkdir(parents=True, exist_ok=True)
+            Path(f"{out}.md").write_text(markdown)
+            names = [a.name for a in agents]
+            plot_results(summarize(results, names), args.players, f"{out}.png",
+                         f"{game_name}, {args.players} players, {args.games} games")
+        else:
+            markdown, _ = tournament(game_name, args.players, agents, args.games, args.seed, args.batch, out)
         printed.append(markdown)
         printed.append(f"wrote {out}.md and {out}.png")
     if args.learning_curve:
