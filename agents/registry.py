@@ -25,6 +25,7 @@ from .base import RandomAgent
 # game -> (module, class) of its hand-written heuristic; the class is built as cls(seed)
 HEURISTICS: dict[str, tuple[str, str]] = {
     "colt_express_v0": ("agents.heuristic_colt_express", "ColtExpressHeuristic"),
+    "wild_west_express_v0": ("agents.heuristic_wild_west_express", "WildWestExpressHeuristic"),
 }
 MCTS_SIMULATIONS = 200  # default simulations per decision of "mcts"
 POLICY_PREFIX = "policy:"  # PolicyAgent names are "policy:<path>"; the prefix is accepted back
