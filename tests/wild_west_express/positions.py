@@ -131,3 +131,45 @@ def other_seats(states: np.ndarray, seat: int) -> list[int]:
 
 
 assert MAX_TRAINS == 6 and MAX_PLAYERS == 5
+
+
+def seat0_turn(cash: int = 450, **options) -> np.ndarray:
+    """Seat 0 to play PRE_ROLL of a 3-player game on an empty board with no stations; seats 1-2 keep $100
+    (so their PRE_ROLL is asked and play stops there once seat 0's turn is over)."""
+    states = started_game(3, **options)
+    clear_board(states)
+    states[0]["city_owner"][:] = NOBODY
+    states[0]["cash"][:3] = 100
+    states[0]["cash"][0] = cash
+    pre_roll_of(states, 0)
+    return states
+
+
+def stack_deck(states: np.ndarray, top: list[int]) -> None:
+    """Put ``top`` (in order) at the top of the deck, the other deck cards after them in their order."""
+    s = states[0]
+    rest = [int(k) for k in s["deck"][:s["deck_size"]] if k not in top]
+    cards = list(top) + rest
+    s["deck"][:] = -1
+    s["deck"][:len(cards)] = cards
+    s["deck_size"] = len(cards)
+    s["never_drawn"] = 0
+
+
+def give_card(states: np.ndarray, seat: int, card: int, train: int) -> None:
+    """Take personal card ``card`` out of the deck into the hand of ``seat``, bound to its train slot ``train``."""
+    s = states[0]
+    rest = [int(k) for k in s["deck"][:s["deck_size"]] if k != card]
+    s["deck"][:] = -1
+    s["deck"][:len(rest)] = rest
+    s["deck_size"] = len(rest)
+    s["never_drawn"] = 0
+    s["card_holder"][card] = seat
+    s["card_bound"][card] = train
+
+
+def deck_bottom(states: np.ndarray, n: int) -> list[int]:
+    """The last ``n`` cards of the deck, bottom last."""
+    s = states[0]
+    size = int(s["deck_size"])
+    return [int(k) for k in s["deck"][size - n:size]]

@@ -28,7 +28,7 @@ def unload_legal(state: np.void, seat: int, t: int, c: int, j: int) -> bool:
     return is_passenger(code) or BUY_PRICE[c, code] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fare(c: int, code: int) -> int:
     """Passenger fare: $0 / $30 / $90 by |zone(drop-off) - pickup zone| (§4.4)."""
     lines = abs(np.int64(CITY_ZONE[c]) - (code - PASSENGER_BASE))
@@ -43,13 +43,13 @@ def unload(state: np.void, seat: int, t: int, c: int, j: int) -> None:
     if is_passenger(code):
         state["cash"][seat] += fare(c, code)
         if abs(np.int64(CITY_ZONE[c]) - (code - PASSENGER_BASE)) == 2:
-            claim_competitions(state, seat, T_GRAND_EXCURSION, -1, -1)
+            claim_competitions(state, seat, np.int64(T_GRAND_EXCURSION), np.int64(-1), np.int64(-1))
         return
     price = np.int64(BUY_PRICE[c, code])
     if state["city_owner"][c] == seat:
         price += OWNER_BONUS
     state["cash"][seat] += price
-    claim_competitions(state, seat, T_DELIVERY_CONTRACT, code, c)
+    claim_competitions(state, seat, np.int64(T_DELIVERY_CONTRACT), code, np.int64(c))
 
 
 @njit(cache=True)

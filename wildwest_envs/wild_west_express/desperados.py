@@ -31,7 +31,7 @@ _FAR = 1000  # "unreachable" path length
 
 
 # ---- paths (§9.2) ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sheriff_within(state: np.void, x: int, r: int) -> bool:
     """A sheriff stands within r steps of x, x itself excluded (it can only block a step)."""
     for k in range(N_SHERIFFS):
@@ -45,7 +45,7 @@ _BITS = np.int64(3)  # bits per level of the choice code of _walk_search
 _SEVEN = np.int64(7)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _replay(x: int, y: int, code: int, depth: int) -> tuple:
     """(space, came_from) after following the neighbour indices stored in ``code`` for ``depth`` steps."""
     for level in range(depth):
@@ -65,9 +65,9 @@ def _walk_search(state: np.void, x0: int, y0: int, r: int, c: int) -> int:
     3-bit neighbour indices in one integer and replayed, so nothing is
     allocated (numba's cache crashed on recursive kernels).
     """
-    best = _FAR
-    depth = 0
-    start = 0
+    best = np.int64(_FAR)
+    depth = np.int64(0)
+    start = np.int64(0)
     code = np.int64(0)
     while True:
         x, y = _replay(x0, y0, code, depth)
@@ -89,7 +89,7 @@ def _walk_search(state: np.void, x0: int, y0: int, r: int, c: int) -> int:
             if chosen >= 0:
                 code |= np.int64(chosen) << (_BITS * np.int64(depth))
                 depth += 1
-                start = 0
+                start = np.int64(0)
                 continue
         # backtrack to the next untried neighbour of the parent
         if depth == 0:
@@ -108,10 +108,10 @@ def path_exists(state: np.void, x: int, y: int, r: int) -> bool:
         return True
     if not _sheriff_within(state, x, r):
         return True
-    return _walk_search(state, x, y, r, -1) == 1
+    return _walk_search(state, x, y, r, np.int64(-1)) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_legal(state: np.void, x: int, y: int, n: int, r: int) -> bool:
     """Stepping from x to neighbour n keeps a legal path of the r steps left (§9.2, §17.2 DESPERADO_STEP)."""
     return n != y and not has_sheriff(state, n) and path_exists(state, n, x, r - 1)
@@ -125,7 +125,7 @@ def station_steps(state: np.void, x: int, c: int, d: int) -> int:
         return _FAR
     if not _sheriff_within(state, x, d):
         return np.int64(DISTANCE[x, c])
-    return _walk_search(state, x, NO_SPACE, d, c)
+    return _walk_search(state, x, np.int64(NO_SPACE), d, c)
 
 
 @njit(cache=True)
@@ -178,8 +178,8 @@ def resolve_duels(state: np.void, seat: int, t: int, x: int) -> None:
         for k in range(MAX_DESPERADOS):
             if state["desp_pos"][p, k] == x:
                 if not armed:
-                    train_die = draw_below(state, DIE_SIDES)
-                    desp_die = draw_below(state, DIE_SIDES)
+                    train_die = draw_below(state, np.int64(DIE_SIDES))
+                    desp_die = draw_below(state, np.int64(DIE_SIDES))
                     if desp_die > train_die:  # strictly higher wins, ties to the train
                         won |= np.int64(1) << np.int64(n_duels)
                         n_won += 1

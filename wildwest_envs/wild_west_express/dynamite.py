@@ -47,7 +47,7 @@ def group_size_if_placed(state: np.void, s: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_sheriff(state: np.void, s: int) -> bool:
     """A sheriff stands on space s."""
     for k in range(N_SHERIFFS):
@@ -73,20 +73,20 @@ def any_dynamite_space(state: np.void) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def any_dynamite(state: np.void) -> bool:
     """Some dynamite lies on the board (§13.5 Track Crew playability)."""
     return state["dynamite_supply"] < DYNAMITE_SUPPLY  # tokens are conserved: board + supply = 18
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_dynamite(state: np.void, s: int) -> None:
     """A token from the supply goes on s (§11.1)."""
     state["dynamite"][s] = 1
     state["dynamite_supply"] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_dynamite(state: np.void, s: int) -> None:
     """The token on s (if any) returns to the supply (§11.3)."""
     if state["dynamite"][s]:

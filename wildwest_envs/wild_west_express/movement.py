@@ -21,7 +21,7 @@ from .desperados import resolve_duels
 from .pieces import empty_slot, is_passenger, n_tokens
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stop_allowed(state: np.void, seat: int, t: int, c: int) -> bool:
     """STOP test of §7.3: an empty slot, a passenger, or a good that city c buys."""
     if empty_slot(state, seat, t) >= 0:
@@ -33,7 +33,7 @@ def stop_allowed(state: np.void, seat: int, t: int, c: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_space_legal(state: np.void, seat: int, t: int, o: int) -> bool:
     """o is a legal next space of the moving train (§7.2, §7.4; Backtrack's first step §13.5)."""
     x = np.int64(state["train_pos"][seat, t])
@@ -48,21 +48,21 @@ def next_space_legal(state: np.void, seat: int, t: int, o: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_stop(state: np.void, seat: int, t: int) -> bool:
     """STOP is legal: a city entered during this move, and §7.3 allows it."""
     x = np.int64(state["train_pos"][seat, t])
     return (not state["move_first"]) and IS_CITY[x] and stop_allowed(state, seat, t, x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_hold(state: np.void, seat: int, t: int) -> bool:
     """HOLD is legal: first step of a dice move, an empty train in a city, option on (§7.1)."""
     return (state["move_first"] and state["move_dice"] and state["allow_hold"]
             and IS_CITY[np.int64(state["train_pos"][seat, t])] and n_tokens(state, seat, t) == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_move(state: np.void, t: int, steps: int, dice: bool, backtrack: bool, card: int, ret: int) -> None:
     """Open the move record for train t of the active player (§7.4)."""
     state["move_active"] = True

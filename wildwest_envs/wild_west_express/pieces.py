@@ -20,7 +20,7 @@ def n_slots(state: np.void, seat: int, t: int) -> int:
     return 2 if state["train_large"][seat, t] else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_tokens(state: np.void, seat: int, t: int) -> int:
     """Goods and passenger tokens on a train."""
     n = 0
@@ -30,7 +30,7 @@ def n_tokens(state: np.void, seat: int, t: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def empty_slot(state: np.void, seat: int, t: int) -> int:
     """The lowest empty cargo slot of a train, or -1 when it is full (§6.3)."""
     for j in range(n_slots(state, seat, t)):
@@ -45,7 +45,7 @@ def is_passenger(code: int) -> bool:
     return code >= PASSENGER_BASE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_trains(state: np.void, seat: int, large: int) -> int:
     """Trains of one size (large = 1 or 0) of a seat in play; large = -1 counts both."""
     n = 0
@@ -55,7 +55,7 @@ def n_trains(state: np.void, seat: int, large: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def free_train_slot(state: np.void, seat: int) -> int:
     """The lowest unused train slot, or -1 with 6 trains (§0.2)."""
     for t in range(MAX_TRAINS):
@@ -64,7 +64,7 @@ def free_train_slot(state: np.void, seat: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_stations(state: np.void, seat: int) -> int:
     """Stations the seat owns."""
     n = 0
@@ -74,25 +74,25 @@ def n_stations(state: np.void, seat: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_free_flag(state: np.void, seat: int) -> bool:
     """Fewer than 6 stations with component limits on; always true with them off (§2.1)."""
     return (not state["component_limits"]) or n_stations(state, seat) < LIMIT_STATIONS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_free_small(state: np.void, seat: int) -> bool:
     """A free small-train piece: fewer than 4 small trains (limits on) (§2.1)."""
-    return (not state["component_limits"]) or n_trains(state, seat, 0) < LIMIT_SMALL
+    return (not state["component_limits"]) or n_trains(state, seat, np.int64(0)) < LIMIT_SMALL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_free_large(state: np.void, seat: int) -> bool:
     """A free large-train piece: fewer than 2 large trains (limits on) (§2.1)."""
-    return (not state["component_limits"]) or n_trains(state, seat, 1) < LIMIT_LARGE
+    return (not state["component_limits"]) or n_trains(state, seat, np.int64(1)) < LIMIT_LARGE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def desperado_cap(state: np.void) -> int:
     """Most desperados a player may have: 2 with component limits, 3 without (§15)."""
     return LIMIT_DESPERADOS if state["component_limits"] else MAX_DESPERADOS
@@ -116,7 +116,7 @@ def place_train(state: np.void, seat: int, city: int, large: int) -> int:
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_passengers(state: np.void, seat: int, t: int) -> None:
     """Every passenger token leaves the train without fare (§11.2, §13.5 Quarantine)."""
     for j in range(N_CARGO):
@@ -124,7 +124,7 @@ def remove_passengers(state: np.void, seat: int, t: int) -> None:
             state["train_cargo"][seat, t, j] = CARGO_EMPTY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear_cargo(state: np.void, seat: int, t: int) -> None:
     """Every token leaves the train (robbery §10.3)."""
     for j in range(N_CARGO):

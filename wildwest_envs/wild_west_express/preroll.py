@@ -62,7 +62,7 @@ def buy_station_legal(state: np.void, seat: int, c: int) -> bool:
 @njit(cache=True)
 def buy_train_legal(state: np.void, seat: int, c: int, large: bool) -> bool:
     """Own station c, fewer than 6 trains, a free piece of that size, the price (§6.3)."""
-    if state["city_owner"][c] != seat or n_trains(state, seat, -1) >= MAX_TRAINS:
+    if state["city_owner"][c] != seat or n_trains(state, seat, np.int64(-1)) >= MAX_TRAINS:
         return False
     if large:
         return has_free_large(state, seat) and state["cash"][seat] >= PRICE_LARGE_TRAIN
@@ -113,9 +113,9 @@ def pre_roll_legal(state: np.void, seat: int, a: int) -> bool:
     if a < A_BUY_SMALL_TRAIN:
         return buy_station_legal(state, seat, a - A_BUY_STATION)
     if a < A_BUY_LARGE_TRAIN:
-        return buy_train_legal(state, seat, a - A_BUY_SMALL_TRAIN, False)
+        return buy_train_legal(state, seat, a - A_BUY_SMALL_TRAIN, np.bool_(False))
     if a < A_UPGRADE_TRAIN:
-        return buy_train_legal(state, seat, a - A_BUY_LARGE_TRAIN, True)
+        return buy_train_legal(state, seat, a - A_BUY_LARGE_TRAIN, np.bool_(True))
     if a < A_PLAY_CARD:
         return upgrade_legal(state, seat, a - A_UPGRADE_TRAIN)
     if a < A_PLAY_CARD + N_CARDS:
@@ -151,19 +151,19 @@ def apply_pre_roll(state: np.void, seat: int, a: int) -> None:
         zone = np.int64(CITY_ZONE[np.int64(state["train_pos"][seat, t])])
         state["train_cargo"][seat, t, empty_slot(state, seat, t)] = PASSENGER_BASE + zone
     elif a < A_BUY_SMALL_TRAIN:
-        buy_station(state, seat, a - A_BUY_STATION, PRICE_STATION)
+        buy_station(state, seat, a - A_BUY_STATION, np.int64(PRICE_STATION))
     elif a < A_BUY_LARGE_TRAIN:
         state["cash"][seat] -= PRICE_SMALL_TRAIN
-        place_train(state, seat, a - A_BUY_SMALL_TRAIN, 0)
+        place_train(state, seat, a - A_BUY_SMALL_TRAIN, np.int64(0))
     elif a < A_UPGRADE_TRAIN:
         state["cash"][seat] -= PRICE_LARGE_TRAIN
-        place_train(state, seat, a - A_BUY_LARGE_TRAIN, 1)
-        claim_competitions(state, seat, T_RAILROAD_EXPO, -1, -1)
+        place_train(state, seat, a - A_BUY_LARGE_TRAIN, np.int64(1))
+        claim_competitions(state, seat, np.int64(T_RAILROAD_EXPO), np.int64(-1), np.int64(-1))
     elif a < A_PLAY_CARD:
         t = a - A_UPGRADE_TRAIN
         state["cash"][seat] -= PRICE_UPGRADE
         state["train_large"][seat, t] = 1
-        claim_competitions(state, seat, T_RAILROAD_EXPO, -1, -1)
+        claim_competitions(state, seat, np.int64(T_RAILROAD_EXPO), np.int64(-1), np.int64(-1))
     elif A_BUY_DESPERADO <= a < A_BUY_DESPERADO + N_CITIES:
         state["cash"][seat] -= state["extra_gang_price"]
         state["hire_used"][seat] = 1
@@ -177,4 +177,4 @@ def buy_station(state: np.void, seat: int, c: int, price: int) -> None:
     """Pay and own station c; Land Boom competitions are claimed (§6.3, §13.4)."""
     state["cash"][seat] -= price
     state["city_owner"][c] = seat
-    claim_competitions(state, seat, T_LAND_BOOM, -1, -1)
+    claim_competitions(state, seat, np.int64(T_LAND_BOOM), np.int64(-1), np.int64(-1))

@@ -50,6 +50,12 @@ Decisions where the spec is silent or leaves the implementation open:
   as an agent decision (``n_decisions`` counts agent steps only).
 * Extra moves per turn are counted in ``extra_moves``; the bound of 12 (§13.3)
   follows from the rules and is not enforced separately.
+
+Compile time: numba compiles a helper once per argument type, and a literal
+argument (``0``, ``True``, a module constant) is its own type, so constants
+passed to helpers are wrapped in ``np.int64`` / ``np.bool_`` (and loop
+variables start as ``np.int64``) to keep one build per helper. Tiny helpers
+and the single-use continuations of ``_advance`` are ``inline="always"``.
 """
 
 from __future__ import annotations
@@ -162,7 +168,7 @@ def step_one(state: np.void, action: int) -> None:
     state["turn_decisions"] += 1
     _advance(state, _apply(state, np.int64(action)))
     if not state["done"] and state["turn_decisions"] >= MAX_TURN_DECISIONS:
-        _end_game(state, True)  # the safety limit of §14.4
+        _end_game(state, np.bool_(True))  # the safety limit of §14.4
 
 
 # ---- legality: the one place (§17.2) ------------------------------------------------------------------------------
@@ -172,7 +178,7 @@ def _mark(out: np.ndarray, a: int) -> None:
         out[a] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _no_out(state: np.void) -> np.ndarray:
     """An empty int8 view used when ``_enumerate`` only counts: nothing is allocated or written."""
     return state["deck"][:0]
@@ -318,7 +324,8 @@ def _apply(state: np.void, a: int) -> int:
     if dec == DEC_SELECT_TRAIN:
         t = a - A_TRAIN
         state["train_moved"][seat, t] = 1  # moved from the moment it is chosen (§7.1)
-        start_move(state, t, _dice_move(state, seat, t), True, False, np.int64(NO_CARD), np.int64(PHASE_MOVEMENT))
+        start_move(state, t, _dice_move(state, seat, t), np.bool_(True), np.bool_(False), np.int64(NO_CARD),
+                   np.int64(PHASE_MOVEMENT))
         return _K_MOVE
     if dec == DEC_TRAIN_STEP:
         if a == A_HOLD:
@@ -372,7 +379,7 @@ def _apply_card_choice(state: np.void, dec: int, seat: int, a: int) -> int:
         state["card_left"] -= 1
         return _K_CARD
     if dec == DEC_CARD_CITY:
-        buy_station(state, seat, a - A_SPACE, LAND_GRANT_PRICE)
+        buy_station(state, seat, a - A_SPACE, np.int64(LAND_GRANT_PRICE))
         state["card_left"] = 0
         return _K_CARD_DONE
     if dec == DEC_CARD_DESPERADO:
@@ -459,7 +466,7 @@ def _end_game(state: np.void, capped: bool) -> int:
 
 
 # ---- setup (§5) ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_draft(state: np.void) -> int:
     """Ask the next pick of the snake draft, then the desperado placement (§5 items 2-3)."""
     i = np.int64(state["setup_step"])
@@ -469,7 +476,7 @@ def _next_draft(state: np.void) -> int:
     return _K_PLACE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_placement(state: np.void) -> int:
     """Ask the next desperado placement; after the last, trains and money, and the first turn (§5 items 3-7)."""
     j = np.int64(state["setup_step"]) - 2 * np.int64(state["num_players"])
@@ -483,7 +490,7 @@ def _next_placement(state: np.void) -> int:
 
 
 # ---- the turn (§6) -------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_turn(state: np.void) -> int:
     """Reset the per-turn counters, clear the dice, settle debts (§6.2)."""
     seat = np.int64(state["active"])
@@ -500,7 +507,7 @@ def _start_turn(state: np.void) -> int:
     return _K_PRE_ROLL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pre_roll(state: np.void) -> int:
     """Ask PRE_ROLL; skipped when only END is legal, auto_forced is on and no personal card is held (§17.3)."""
     seat = np.int64(state["active"])
@@ -513,12 +520,12 @@ def _pre_roll(state: np.void) -> int:
     return _K_WAIT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _roll(state: np.void) -> int:
     """Three d6 sorted a >= b >= c, then debts are settled once more (§6.4, §17.4)."""
-    d0 = draw_below(state, DIE_SIDES) + 1
-    d1 = draw_below(state, DIE_SIDES) + 1
-    d2 = draw_below(state, DIE_SIDES) + 1
+    d0 = draw_below(state, np.int64(DIE_SIDES)) + 1
+    d1 = draw_below(state, np.int64(DIE_SIDES)) + 1
+    d2 = draw_below(state, np.int64(DIE_SIDES)) + 1
     hi = max(d0, max(d1, d2))
     lo = min(d0, min(d1, d2))
     state["dice"][0] = hi
@@ -538,7 +545,7 @@ def _dice_move(state: np.void, seat: int, t: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _select_train(state: np.void) -> int:
     """Trains that must sit out are cleared, then the player picks the next train; none left: desperados (§7.1)."""
     seat = np.int64(state["active"])
@@ -560,7 +567,7 @@ def _select_train(state: np.void) -> int:
 
 
 # ---- train moves (§7.4, §7.5) --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _continue_move(state: np.void) -> int:
     """Take forced steps; ask TRAIN_STEP where there is a choice; land when the steps are used (§7.4, §17.3)."""
     seat = np.int64(state["active"])
@@ -568,7 +575,7 @@ def _continue_move(state: np.void) -> int:
     while state["move_steps"] > 0:
         x = np.int64(state["train_pos"][seat, t])
         n_options = 0
-        only = -1
+        only = np.int64(-1)
         for i in range(MAX_DEGREE):
             o = np.int64(NEIGHBOURS[x, i])
             if o >= 0 and next_space_legal(state, seat, t, o):
@@ -583,7 +590,7 @@ def _continue_move(state: np.void) -> int:
     return _K_LANDING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_landing(state: np.void) -> None:
     """The move ends: free direction in a city, landing resolution starts (§7.2, §7.4)."""
     seat = np.int64(state["active"])
@@ -596,7 +603,7 @@ def _begin_landing(state: np.void) -> None:
     state["landing_step"] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _continue_landing(state: np.void) -> int:
     """The landing steps of §7.5 in order, from ``landing_step``."""
     seat = np.int64(state["active"])
@@ -606,7 +613,7 @@ def _continue_landing(state: np.void) -> int:
         i = np.int64(state["landing_step"])
         if IS_CITY[x]:
             if i == 0:
-                claim_competitions(state, seat, T_MAIL_RACE, -1, x)
+                claim_competitions(state, seat, np.int64(T_MAIL_RACE), np.int64(-1), x)
             elif i == 1:
                 return _pose(state, np.int64(DEC_ARRIVAL))
             else:
@@ -630,7 +637,7 @@ def _continue_landing(state: np.void) -> int:
     return _K_MOVE_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_move(state: np.void) -> int:
     """The move's card goes down; a queued extra move starts, or play returns (§7.5, §13.3)."""
     if state["move_card"] != NO_CARD:
@@ -641,7 +648,7 @@ def _finish_move(state: np.void) -> int:
     state["move_card"] = NO_CARD
     queued = np.int64(state["queue_train"])
     if queued != NOBODY:
-        start_move(state, queued, np.int64(state["queue_steps"]), False, state["queue_backtrack"],
+        start_move(state, queued, np.int64(state["queue_steps"]), np.bool_(False), np.bool_(state["queue_backtrack"]),
                    np.int64(state["queue_card"]), ret)
         state["queue_train"] = NOBODY
         state["queue_steps"] = 0
@@ -665,7 +672,8 @@ def _play_card(state: np.void, card: int, train: int, ret: int) -> int:
     if is_move_card(card):
         steps = np.int64(CARD_STEPS[card])
         if ret == RET_PRE_ROLL:  # runs at once, then back to PRE_ROLL
-            start_move(state, train, steps, False, CARD_BACKTRACK[card], card, np.int64(PHASE_PRE_ROLL))
+            start_move(state, train, steps, np.bool_(False), np.bool_(CARD_BACKTRACK[card]), card,
+                       np.int64(PHASE_PRE_ROLL))
             state["extra_moves"] += 1
             return _K_MOVE
         state["queue_train"] = train  # starts once the landing is over (§7.5)
@@ -691,7 +699,7 @@ def _play_card(state: np.void, card: int, train: int, ret: int) -> int:
     return _K_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _continue_card(state: np.void) -> int:
     """Ask the next sub-decision of the card in play, or end it when nothing is left to do (§13.5)."""
     card = np.int64(state["card_active"])
@@ -717,7 +725,7 @@ def _continue_card(state: np.void) -> int:
     return _K_CARD_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_card(state: np.void) -> int:
     """The card goes to the bottom; back to PRE_ROLL or to the landing (§13.3)."""
     to_bottom(state, np.int64(state["card_active"]))
@@ -730,7 +738,7 @@ def _finish_card(state: np.void) -> int:
     return _K_LANDING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choose_sheriff(state: np.void) -> int:
     """The lowest off-board sheriff is placed; with both on the board the player picks one (§12 item 2)."""
     if state["sel_sheriff"] == NOBODY:
@@ -741,7 +749,7 @@ def _choose_sheriff(state: np.void) -> int:
     return _pose(state, np.int64(DEC_SHERIFF_SPACE))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_sheriff(state: np.void) -> int:
     """Back to the landing (star) or end Friend of the Law (§12, §13.5)."""
     state["sel_sheriff"] = NOBODY
@@ -753,7 +761,7 @@ def _finish_sheriff(state: np.void) -> int:
 
 
 # ---- desperados (§9) ----------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_desperado(state: np.void) -> int:
     """Start the move of the next own desperado, index order; after the last, the end of the turn (§6.6, §9.2)."""
     seat = np.int64(state["active"])
@@ -766,7 +774,7 @@ def _next_desperado(state: np.void) -> int:
     return _K_DESP_MOVE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _continue_desperado(state: np.void) -> int:
     """Take forced steps; ask DESPERADO_STEP at a choice; no path and no rehire: it stays (§9.2, §17.3)."""
     seat = np.int64(state["active"])
@@ -776,7 +784,7 @@ def _continue_desperado(state: np.void) -> int:
         y = np.int64(state["desp_from"])
         r = np.int64(state["desp_steps"])
         n_options = 0
-        only = -1
+        only = np.int64(-1)
         for i in range(MAX_DEGREE):
             n = np.int64(NEIGHBOURS[x, i])
             if n >= 0 and step_legal(state, x, y, n, r):
@@ -804,7 +812,7 @@ def _desperado_step(state: np.void, seat: int, n: int) -> None:
 
 
 # ---- end of turn (§6.7, §14) -------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(state: np.void) -> int:
     """Clear flags, count down competitions, check victory and the cap, pass the turn (§6.7)."""
     seat = np.int64(state["active"])
@@ -814,10 +822,10 @@ def _end_turn(state: np.void) -> int:
         state["train_moved"][seat, t] = 0
     count_down_competitions(state)
     if target_reached(state):
-        return _end_game(state, False)
+        return _end_game(state, np.bool_(False))
     nxt = (seat + 1) % n
     if nxt == state["start_player"] and state["round"] >= state["max_rounds"]:
-        return _end_game(state, True)
+        return _end_game(state, np.bool_(True))
     state["active"] = nxt
     if nxt == state["start_player"]:
         state["round"] += 1

@@ -25,7 +25,7 @@ def victory_points(state: np.void, seat: int) -> int:
         cash_vp = VP_PER_CASH_UNIT if cash >= CASH_UNIT else 0
     else:
         cash_vp = VP_PER_CASH_UNIT * (cash // CASH_UNIT)
-    return (VP_SMALL_TRAIN * n_trains(state, seat, 0) + VP_LARGE_TRAIN * n_trains(state, seat, 1)
+    return (VP_SMALL_TRAIN * n_trains(state, seat, np.int64(0)) + VP_LARGE_TRAIN * n_trains(state, seat, np.int64(1))
             + VP_STATION * n_stations(state, seat) + cash_vp)
 
 

@@ -144,7 +144,7 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, victory_target
         state["n_desperados"][p] = n_desp
     state["start_player"] = draw_below(state, num_players)  # §5 item 1: the first use of the RNG
     shuffle_prefix(state, state["deck"], N_CARDS)  # §5 item 6
-    state["active"] = draft_seat(state, 0)
+    state["active"] = draft_seat(state, np.int64(0))
 
 
 @njit(cache=True)
@@ -193,6 +193,6 @@ def finish_setup(state: np.void) -> None:
     for p in range(np.int64(state["num_players"])):
         for i in range(2):
             c = np.int64(state["start_city"][p, i])
-            t = place_train(state, p, c, 0)
+            t = place_train(state, p, c, np.int64(0))
             state["train_cargo"][p, t, 0] = START_CARGO[c]
         state["cash"][p] = START_CASH

@@ -15,7 +15,7 @@ from .dynamite import remove_dynamite
 from .state import NOBODY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def off_board_sheriff(state: np.void) -> int:
     """The lowest-indexed sheriff off the board, NOBODY if both are placed (§12 item 2)."""
     for k in range(N_SHERIFFS):
@@ -24,13 +24,13 @@ def off_board_sheriff(state: np.void) -> int:
     return NOBODY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sheriff_space_legal(state: np.void, k: int, s: int) -> bool:
     """Any space except the other sheriff's and this sheriff's own (§12 item 3)."""
     return state["sheriff_pos"][k] != s and state["sheriff_pos"][1 - k] != s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_sheriff(state: np.void, k: int, s: int) -> None:
     """Sheriff k goes to s; dynamite there returns to the supply (§12 item 4)."""
     state["sheriff_pos"][k] = s

@@ -45,7 +45,7 @@ def draw_card(state: np.void) -> int:
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def to_bottom(state: np.void, card: int) -> None:
     """A used, resolved, claimed, expired or turned-away card goes to the bottom (§13.1)."""
     state["deck"][state["deck_size"]] = card
@@ -170,7 +170,7 @@ def _round_up(state: np.void) -> None:
 
 
 # ---- personal cards (§13.5) -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_move_card(card: int) -> bool:
     """Full Steam Ahead, Express Schedule, Backtrack: the card makes an extra move."""
     return CARD_TYPE[card] <= 2
