@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from wildwest_envs.wild_west_express import data as d
 
@@ -123,7 +124,9 @@ def test_s5_start_cargo_is_the_cheapest_good_sold():
 
 
 def test_s4_3_price_table_of_the_spec_matches_the_json():
-    """§4.3 "By city" table of the spec lists the JSON prices."""
+    """§4.3 "By city" table of the spec lists the JSON prices (needs the spec in ../shared, as in CI)."""
+    if not SPEC.exists():
+        pytest.skip(f"the rules spec is not beside this checkout ({SPEC})")
     text = SPEC.read_text()
     for c in range(d.N_CITIES):
         row = re.search(rf"^\| {c} \| {re.escape(d.CITY_NAMES[c])} \| \w+ \| (.*?) \| (.*?) \| (.*?) \|$", text, re.M)
