@@ -139,19 +139,22 @@ class SelfPlayVecEnv(VecEnv):
             waiting = np.flatnonzero(self.states["current"] != self.learner_seat)
             if not len(waiting):
                 return
+            # one observe / mask / step call for all waiting games; each agent decides its own rows
             seats = self.states["current"][waiting].astype(np.int64)
             owners = self.opponent_of[waiting, seats]
+            waiting_states = self.states[waiting]
+            obs = self.game.observe(waiting_states, seats)
+            masks = self.game.legal_mask(waiting_states)
+            actions = np.zeros(len(waiting), dtype=np.int64)
+            start = time.perf_counter()
             for k in np.unique(owners):
-                sub, sub_seats = waiting[owners == k], seats[owners == k]
-                sub_states = self.states[sub]
-                obs = self.game.observe(sub_states, sub_seats)
-                masks = self.game.legal_mask(sub_states)
-                start = time.perf_counter()
-                actions = self.opponents.agents[k].act_batch(obs, masks, sub_states, sub_seats)
-                self.opponent_seconds += time.perf_counter() - start
-                self.game.step(sub_states, actions, check=False)
-                self.states[sub] = sub_states
-                self.opponent_decisions += len(sub)
+                rows = np.flatnonzero(owners == k)
+                actions[rows] = self.opponents.agents[k].act_batch(obs[rows], masks[rows], waiting_states[rows],
+                                                                   seats[rows])
+            self.opponent_seconds += time.perf_counter() - start
+            self.game.step(waiting_states, actions, check=False)
+            self.states[waiting] = waiting_states
+            self.opponent_decisions += len(waiting)
 
     def _settle(self, rows: np.ndarray, rewards: np.ndarray, dones: np.ndarray, infos: list) -> None:
         finished = self.states[rows]
