@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.game import one_record
 from .data import (A_BANDIT, A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, A_DISCARD, A_DRAW,
                    A_JEWEL, A_KEEP_REST, A_PLAY_DOWN, A_PLAY_UP, A_PURSE, A_STRONGBOX,
                    BULLET_CARD, CHARACTER_NAMES, DEC_BULLETS, DEC_FIRE_TARGET,
@@ -80,15 +81,6 @@ PILE_PER_PICTURE_LINE = 5  # pile cards per line of the picture's text panel
 
 
 # ---- reading a record --------------------------------------------------------------
-
-def _record(state: np.ndarray) -> np.void:
-    """The single record of ``state`` (a record, or a batch of exactly one)."""
-    if isinstance(state, np.ndarray) and state.shape != ():
-        if state.shape != (1,):
-            raise ValueError(f"expected one game record, got an array of shape {state.shape}")
-        return state[0]
-    return state[()] if isinstance(state, np.ndarray) else state
-
 
 def _int(record: np.void, field: str) -> int:
     """A scalar field as a Python int."""
@@ -184,7 +176,7 @@ def action_to_string(state: np.ndarray, action: int) -> str:
     Raises:
         ValueError: if ``action`` is not in ``range(N_ACTIONS)``.
     """
-    record, action = _record(state), int(action)
+    record, action = one_record(state), int(action)
     if not 0 <= action < N_ACTIONS:
         raise ValueError(f"action {action} is outside 0..{N_ACTIONS - 1}")
     current = _int(record, "current")
@@ -441,7 +433,7 @@ def render_ansi(state: np.ndarray) -> str:
     pending decision; at the end the scores and winners. Never hidden values or
     hand contents, so it is safe to show to any player. Deterministic.
     """
-    record = _record(state)
+    record = one_record(state)
     lines = _title_lines(record) + [""] + _train_lines(record) + [""] + _seat_lines(record)
     lines += [""] + _pile_rows(record, PILE_PER_TEXT_LINE) + [_supply_line(record), ""] + _end_lines(record)
     return "\n".join(lines) + "\n"
@@ -540,7 +532,7 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
     Raises:
         ImportError: if matplotlib is not installed.
     """
-    record = _record(state)
+    record = one_record(state)
     fig, ax = _new_figure()
     try:
         _text(ax, 1.0, 49.0, "   ".join(_title_lines(record)), fontsize=10, va="top", ha="left", weight="bold")

@@ -251,11 +251,11 @@ class Game:
     def action_to_string(self, state, action: int) -> str:
         """Short readable name of ``action`` in ``state`` (one record)."""
         action = self.check_action_id(action)
-        return self.action_to_string_fn(_record(state), action)
+        return self.action_to_string_fn(one_record(state), action)
 
     def string_to_action(self, state, text: str) -> int:
         """The action whose ``action_to_string`` is ``text`` (legal actions first)."""
-        record = _record(state)
+        record = one_record(state)
         mask = self.legal_mask(np.array([record]))[0]
         order = list(np.flatnonzero(mask)) + list(np.flatnonzero(mask == 0))
         for action in order:
@@ -266,22 +266,22 @@ class Game:
 
     def legal_action_strings(self, state) -> list[str]:
         """Names of the legal actions of one record."""
-        record = _record(state)
+        record = one_record(state)
         mask = self.legal_mask(np.array([record]))[0]
         return [self.action_to_string_fn(record, int(a)) for a in np.flatnonzero(mask)]
 
     def render_ansi(self, state) -> str:
         """The text board of one record."""
-        return self.render_ansi_fn(_record(state))
+        return self.render_ansi_fn(one_record(state))
 
     def render_rgb(self, state) -> np.ndarray:
         """An ``(H, W, 3)`` uint8 picture of one record."""
-        return self.render_rgb_fn(_record(state))
+        return self.render_rgb_fn(one_record(state))
 
     # ---- saving and checking --------------------------------------------------
     def to_json(self, state) -> str:
         """A readable JSON document of one record (field names as keys)."""
-        return serialize.to_json(self.name, _record(state))
+        return serialize.to_json(self.name, one_record(state))
 
     def from_json(self, text: str) -> np.ndarray:
         """A ``(1,)`` batch loaded from ``to_json`` output, validated field by field.
@@ -340,10 +340,10 @@ class Game:
         return actions
 
 
-def _record(state):
-    """One record from a record or a batch of one."""
-    if isinstance(state, np.ndarray) and state.shape == (1,):
+def one_record(state):
+    """The single record of ``state``: a record, a 0-d array, or a batch of exactly one."""
+    if isinstance(state, np.ndarray) and state.shape != ():
+        if state.shape != (1,):
+            raise ValueError(f"expected one game record, got an array of shape {state.shape}")
         return state[0]
-    if isinstance(state, np.ndarray) and state.ndim > 0:
-        raise ValueError(f"expected one game record, got a batch of shape {state.shape}")
-    return state
+    return state[()] if isinstance(state, np.ndarray) else state

@@ -50,6 +50,7 @@ import textwrap
 
 import numpy as np
 
+from ..core.game import one_record
 from .arrival import fare
 from .data import (A_BUY_DESPERADO, A_BUY_GOOD, A_BUY_LARGE_TRAIN, A_BUY_SMALL_TRAIN, A_BUY_STATION, A_DESPERADO,
                    A_END, A_HOLD, A_LOAD_PASSENGERS, A_PLAY_CARD, A_REHIRE, A_SHERIFF, A_SPACE, A_STOP, A_TRAIN,
@@ -101,15 +102,6 @@ DECISION_TEXTS = {  # what the pending decision asks (§17.2); placeholders fill
 
 
 # ---- reading a record --------------------------------------------------------------------------------
-
-def _record(state: np.ndarray) -> np.void:
-    """The single record of ``state`` (a record, or a batch of exactly one)."""
-    if isinstance(state, np.ndarray) and state.shape != ():
-        if state.shape != (1,):
-            raise ValueError(f"expected one game record, got an array of shape {state.shape}")
-        return state[0]
-    return state[()] if isinstance(state, np.ndarray) else state
-
 
 def _int(record: np.void, field: str) -> int:
     """A scalar field as a Python int."""
@@ -272,7 +264,7 @@ def action_to_string(state: np.ndarray, action: int) -> str:
     Raises:
         ValueError: if ``action`` is not in ``range(N_ACTIONS)``.
     """
-    record, action = _record(state), int(action)
+    record, action = one_record(state), int(action)
     if not 0 <= action < N_ACTIONS:
         raise ValueError(f"action {action} is outside 0..{N_ACTIONS - 1}")
     if action < A_TRAIN:
@@ -463,7 +455,7 @@ def render_ansi(state: np.ndarray) -> str:
     drawn card's identity or the deck order, so it is safe to show to any
     player. Deterministic.
     """
-    record = _record(state)
+    record = one_record(state)
     lines = _title_lines(record) + [""] + _seat_lines(record) + [""] + _board_lines(record)
     return "\n".join(lines + [""] + _end_lines(record)) + "\n"
 
@@ -612,7 +604,7 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
     Raises:
         ImportError: if matplotlib is not installed.
     """
-    record = _record(state)
+    record = one_record(state)
     fig, board, panel = _new_figure()
     try:
         _draw_zones(board)
