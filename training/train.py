@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import json
 import random
 import time
@@ -31,6 +32,7 @@ from agents.registry import make_agent
 from agents.policy import PolicyAgent
 from training.evaluate import evaluate_against, plot_learning_curve
 from training.opponents import OpponentPool
+from training.presets import preset_for
 from training.selfplay_env import SelfPlayVecEnv
 from wildwest_envs.registry import canonical_name, get_game
 
@@ -77,11 +79,25 @@ class Args:
     """torch threads"""
 
 
-def parse_args() -> Args:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Command-line flags over the game's preset (``training.presets``) over the ``Args`` defaults."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     argument_default=argparse.SUPPRESS)
     for f in dataclasses.fields(Args):
-        parser.add_argument(f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default)
-    return Args(**vars(parser.parse_args()))
+        parser.add_argument(f"--{f.name.replace('_', '-')}", type=type(f.default),
+                            help=f"{_field_doc(f.name)} (default: {f.default!r}, or the game's preset)")
+    given = vars(parser.parse_args(argv))
+    game_name = canonical_name(given.get("game", Args.game))
+    return Args(**{**preset_for(game_name), **given})
+
+
+def _field_doc(name: str) -> str:
+    """The docstring under an ``Args`` field (the line after its declaration)."""
+    source = inspect.getsource(Args).splitlines()
+    for i, line in enumerate(source):
+        if line.strip().startswith(f"{name}:") and i + 1 < len(source):
+            return source[i + 1].strip().strip('"')
+    return ""
 
 
 class SelfPlayCallback(BaseCallback):

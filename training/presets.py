@@ -1,0 +1,22 @@
+"""Per-game training defaults for ``python -m training.train --game <game>``.
+
+``training.train.Args`` holds defaults tuned for Colt Express. A game whose
+games are longer, or whose observation needs another network, overrides some
+fields here; the command line overrides both::
+
+    Args defaults  <  PRESETS[game]  <  --flags given on the command line
+
+Each value is a dict of ``Args`` field names to values; a test checks that every
+key is a field of ``Args`` and every game is registered.
+"""
+
+from __future__ import annotations
+
+PRESETS: dict[str, dict[str, object]] = {
+    "colt_express_v0": {},  # the Args defaults are this game's
+}
+
+
+def preset_for(game_name: str) -> dict[str, object]:
+    """The overrides of a registered game (canonical name); empty if it has none."""
+    return dict(PRESETS.get(game_name, {}))
