@@ -4,7 +4,8 @@ Every game record carries these fields (see ``RNG_FIELDS``):
 
 * ``rng`` (uint64): the state of a splitmix64 generator. splitmix64 passes
   BigCrush, needs one 64-bit word, and is trivially cloned with the record.
-* ``forced`` (int32, ``N_FORCED``) and ``n_forced`` / ``forced_pos`` (int8): a
+* ``forced`` (int32, ``N_FORCED`` entries, or the length a game gives
+  ``rng_fields``) and ``n_forced`` / ``forced_pos`` (int8): a
   small queue of scripted chance outcomes, consumed before the generator, so a
   rule test or a golden playthrough can fix a shuffle or a die exactly
   (DESIGN.md, "Scripted chance"). A forced value ``v`` answers the next
@@ -25,14 +26,26 @@ from __future__ import annotations
 import numpy as np
 from numba import config, njit
 
-N_FORCED = 16  # capacity of the scripted-chance queue
+N_FORCED = 16  # default capacity of the scripted-chance queue
 
-RNG_FIELDS = [
-    ("rng", np.uint64),  # splitmix64 state of this game
-    ("forced", np.int32, (N_FORCED,)),  # scripted chance outcomes, consumed first
-    ("n_forced", np.int8),  # number of entries in ``forced``
-    ("forced_pos", np.int8),  # next entry of ``forced`` to consume
-]
+
+def rng_fields(n_forced: int = N_FORCED) -> list:
+    """The generator fields of a record, with a scripted-chance queue of ``n_forced`` entries (at most 127).
+
+    Games whose rules need a longer queue (a spec that fixes its size) pass it here;
+    every helper below works with any queue length.
+    """
+    if not 1 <= n_forced <= 127:
+        raise ValueError(f"n_forced must be 1..127 (an int8 count), got {n_forced}")
+    return [
+        ("rng", np.uint64),  # splitmix64 state of this game
+        ("forced", np.int32, (n_forced,)),  # scripted chance outcomes, consumed first
+        ("n_forced", np.int8),  # number of entries in ``forced``
+        ("forced_pos", np.int8),  # next entry of ``forced`` to consume
+    ]
+
+
+RNG_FIELDS = rng_fields(N_FORCED)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
