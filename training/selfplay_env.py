@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from wildwest_envs.core.game import REWARD_MODES
 from wildwest_envs.core.rng import game_seeds
 
 from .opponents import OpponentPool
@@ -36,6 +37,8 @@ class SelfPlayVecEnv(VecEnv):
 
     def __init__(self, game, num_envs: int, opponents: OpponentPool, seed: int = 0, reward_mode: str = "win",
                  **options):
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
         self.game = game
         self.options = game.parse_options(**options)
         self.num_players = self.options["num_players"]

@@ -61,6 +61,8 @@ class Args:
     """discount (the reward comes at the end of the game)"""
     ent_coef: float = 0.01
     """entropy bonus"""
+    reward_mode: str = "win"
+    """the learner's final reward: "win" (+1/-1), "rank" or "score" (see core.game)"""
     net_arch: str = "256,256"
     """hidden layer sizes of the policy and value networks"""
     opponents: str = "random"
@@ -145,7 +147,8 @@ def main() -> None:
     # ---- env and opponents ----
     pool = OpponentPool([make_agent(spec, game_name, seed=args.seed + i)
                          for i, spec in enumerate(args.opponents.split(","))])
-    env = SelfPlayVecEnv(game, args.num_envs, pool, seed=args.seed, num_players=args.players)
+    env = SelfPlayVecEnv(game, args.num_envs, pool, seed=args.seed, reward_mode=args.reward_mode,
+                         num_players=args.players)
 
     # ---- model ----
     arch = [int(x) for x in args.net_arch.split(",")]
