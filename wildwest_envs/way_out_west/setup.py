@@ -1,0 +1,142 @@
+"""Setup of a Way Out West game and the setup cowboy placement (spec §4).
+
+Decisions where the spec is silent:
+
+* The start player is drawn from the record's generator before the die queue
+  is filled, so preset dice (option ``preset_dice``) never decide it (§13.3);
+  option ``start_player`` fixes it.
+* ``round`` is 1 during setup (the round marker starts on round 1, §4 step 3).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.rng import draw_below
+from .data import (DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_BOXES, N_BT, N_CATTLE, N_COWBOYS, N_PER_BT_TYPE,
+                   N_TOWNS, N_WANTED, PHASE_SETUP, SIDE_NONE, START_COWBOYS, START_MONEY)
+from .state import NO_BOX, NO_TARGET, NO_TOWN, NOBODY, STEP_ATTACKER
+
+
+@njit(cache=True)
+def setup_game(state: np.void, seed: np.uint64, num_players: int, num_rounds: int, start_player: int,
+               dice: np.ndarray, auto_forced: bool, max_decisions: int) -> None:
+    """Components, money, start player and turn order of a fresh game (§4 steps 1-3, 5)."""
+    n = np.int64(num_players)
+    state["rng"] = np.uint64(seed)
+    state["n_forced"] = 0
+    state["forced_pos"] = 0
+    state["forced"][:] = 0
+    state["num_players"] = n
+    state["num_rounds"] = num_rounds
+    state["auto_forced"] = auto_forced
+    state["max_decisions"] = max_decisions
+    state["n_decisions"] = 0
+    state["done"] = False
+    state["round"] = 1
+    _deal_components(state, n)
+    _clear_board(state)
+    _clear_round(state)
+    first = np.int64(start_player) if start_player >= 0 else draw_below(state, n)  # §4 step 2 (chance)
+    state["start_player"] = first
+    for i in range(MAX_PLAYERS):
+        state["turn_order"][i] = (first + i) % n if i < n else NOBODY
+    for i in range(dice.shape[0]):  # preset dice fill the die queue after the start player is drawn (§13.3)
+        state["forced"][i] = dice[i] - 1
+    state["n_forced"] = dice.shape[0]
+    state["setup_placed"] = 0
+    state["phase"] = PHASE_SETUP
+    state["decision"] = DEC_SETUP_PLACE_COWBOY
+    state["current"] = state["turn_order"][0]
+
+
+@njit(cache=True)
+def _deal_components(state: np.void, n: int) -> None:
+    """Each seat takes 9 cowboys, 9 cattle, 3 of each B&T type, a farmer and its starting money (§4 step 1)."""
+    for p in range(MAX_PLAYERS):
+        present = p < n
+        state["cash"][p] = START_MONEY[n] if present else 0
+        state["cowboy_supply"][p] = N_COWBOYS if present else 0
+        state["cattle_supply"][p] = N_CATTLE if present else 0
+        for k in range(N_BT):
+            state["bt_supply"][p, k] = N_PER_BT_TYPE if present else 0
+            state["bt_removed"][p, k] = 0
+        state["farmer_used"][p] = 0
+        state["wanted"][p] = 0
+    state["wanted_supply"] = N_WANTED
+    state["farmers_removed"] = 0
+    state["bank_in"] = 0
+    state["bank_out"] = 0
+
+
+@njit(cache=True)
+def _clear_board(state: np.void) -> None:
+    """An empty board: no counters, no farmers, only San Antonia open for cattle (§4 step 5)."""
+    for t in range(N_TOWNS):
+        for p in range(MAX_PLAYERS):
+            state["cowboys"][t, p] = 0
+            state["cattle"][t, p] = 0
+        for k in range(N_BT):
+            state["bt_owner"][t, k] = NOBODY
+        state["farmers"][t] = 0
+    state["frontier"] = 0
+
+
+@njit(cache=True)
+def _clear_round(state: np.void) -> None:
+    """Auction, action-phase, pending-action and gunfight fields at their empty values."""
+    for p in range(MAX_PLAYERS):
+        state["bidding_order"][p] = NOBODY
+        state["bid"][p] = 0
+        state["bidding"][p] = 0
+        state["new_order"][p] = NOBODY
+        state["turns_used"][p] = 0
+    state["bidder_index"] = 0
+    state["high_bid"] = 0
+    state["high_bidder"] = NOBODY
+    state["auction_decisions"] = 0
+    state["lap"] = 0
+    state["turn_index"] = 0
+    for b in range(N_BOXES):
+        state["box_user"][b] = NOBODY
+    clear_pending(state)
+
+
+@njit(cache=True)
+def clear_pending(state: np.void) -> None:
+    """No action in progress: the pending choices and the gunfight context are empty (§13.2)."""
+    state["pend_box"] = NO_BOX
+    state["pend_town1"] = NO_TOWN
+    state["pend_town2"] = NO_TOWN
+    state["pend_target"] = NO_TARGET
+    state["pend_defender"] = NOBODY
+    state["gf_active"] = False
+    state["gf_step"] = STEP_ATTACKER
+    state["gf_volley"] = 0
+    state["sheriff_side"] = SIDE_NONE
+    state["a_cow"] = 0
+    state["a_sher"] = 0
+    state["d_cow"] = 0
+    state["d_virt"] = 0
+    state["d_sher"] = 0
+    state["d_farm"] = 0
+    state["gf_attacker"] = NOBODY
+    state["gf_winner"] = NOBODY
+    state["retreat_seat"] = NOBODY
+    state["retreat_left"] = 0
+    state["retreat_used"] = 0
+
+
+@njit(cache=True)
+def place_setup_cowboy(state: np.void, t: int) -> bool:
+    """The setup player puts one cowboy from his supply in town t, no payments; True after the last (§4 step 4)."""
+    p = np.int64(state["current"])
+    state["cowboys"][t, p] += 1
+    state["cowboy_supply"][p] -= 1
+    state["setup_placed"] += 1
+    n = np.int64(state["num_players"])
+    if state["setup_placed"] >= START_COWBOYS * n:
+        return True
+    state["current"] = state["turn_order"][np.int64(state["setup_placed"]) % n]  # three laps, same order
+    return False
