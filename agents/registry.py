@@ -7,6 +7,7 @@
 | ``mcts`` / ``mcts:<simulations>`` | ``agents.mcts.ISMCTSAgent(game, simulations, seed)`` (default 200) |
 | ``human`` | ``agents.human.HumanAgent(game)`` (stdin / stdout) |
 | ``<path>`` or ``policy:<path>`` | ``agents.policy.PolicyAgent.load(path)``: a ``.zip`` or a run directory |
+| ``rllib:<path>`` | ``agents.rllib_policy.RLlibPolicyAgent.load(path)``: an RLlib run directory or checkpoint (needs ray) |
 
 A checkpoint's ``config.json``, when present, must name the same game (and its
 observation size must match the game's). Modules that need torch or that other
@@ -29,8 +30,9 @@ HEURISTICS: dict[str, tuple[str, str]] = {
 }
 MCTS_SIMULATIONS = 200  # default simulations per decision of "mcts"
 POLICY_PREFIX = "policy:"  # PolicyAgent names are "policy:<path>"; the prefix is accepted back
+RLLIB_PREFIX = "rllib:"  # an RLlib checkpoint (training.rllib_train); RLlibPolicyAgent names are "rllib:<path>"
 SPECS = ("random", "heuristic", "mcts", "mcts:<simulations>", "human",
-         "<checkpoint .zip or run directory>", "policy:<checkpoint>")
+         "<checkpoint .zip or run directory>", "policy:<checkpoint>", "rllib:<checkpoint or run directory>")
 
 
 def make_agent(spec: str, game_name: str, seed: int = 0, deterministic: bool = True):
@@ -59,6 +61,8 @@ def make_agent(spec: str, game_name: str, seed: int = 0, deterministic: bool = T
     if spec == "human":
         from .human import HumanAgent
         return HumanAgent(get_game(game_name))
+    if spec.startswith(RLLIB_PREFIX):
+        return _rllib(spec[len(RLLIB_PREFIX):], game_name, seed, deterministic)
     path = spec[len(POLICY_PREFIX):] if spec.startswith(POLICY_PREFIX) else spec
     if Path(path).is_file() or (Path(path) / "model.zip").is_file():
         return _policy(path, game_name, seed, deterministic)
@@ -88,6 +92,20 @@ def _import(module_name: str, class_name: str, what: str):
         if missing.name != module_name:  # the module exists but one of its imports is missing
             raise
         raise ImportError(f"{what} ({module_name}.{class_name}) is not available in this checkout") from missing
+
+
+def _rllib(path: str, game_name: str, seed: int, deterministic: bool):
+    agent = _import("agents.rllib_policy", "RLlibPolicyAgent", "the RLlib policy agent").load(
+        path, deterministic=deterministic, seed=seed)
+    trained_on = agent.config.get("game")
+    if trained_on is not None and canonical_name(trained_on) != game_name:
+        raise ValueError(f"checkpoint {path} was trained on {trained_on}, not {game_name}")
+    space = getattr(agent.module, "observation_space", None)
+    obs_size = space["observations"].shape[0] if hasattr(space, "spaces") else None
+    if obs_size is not None and obs_size != get_game(game_name).obs_size:
+        raise ValueError(f"checkpoint {path} expects observations of size {obs_size}, "
+                         f"but {game_name} gives {get_game(game_name).obs_size}")
+    return agent
 
 
 def _policy(path: str, game_name: str, seed: int, deterministic: bool):
