@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.conftest import GAME_NAMES
+from tests.conftest import GAME_NAMES, decision_budget, random_game_length
 from wildwest_envs import make
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.core.sampling import LegalSampler
@@ -19,6 +19,8 @@ def play_random(game, states, n_steps: int, seed: int = 0) -> None:
     """Advance every game of ``states`` by up to ``n_steps`` uniform legal actions."""
     sample = LegalSampler(len(states), seed)
     for _ in range(n_steps):
+        if game.finished(states).all():
+            break
         game.step(states, sample(game.legal_mask(states)), check=False)
 
 
@@ -185,16 +187,20 @@ def test_clone_replays_identically_and_reseed_changes_only_chance(name):
 # ---- action names ------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_action_strings_round_trip(name):
-    """``string_to_action(action_to_string(a)) == a`` for every legal action of many states."""
+    """``string_to_action(action_to_string(a)) == a`` for every legal action of many states.
+
+    25 snapshots of 6 games, spaced to reach late positions of long games too.
+    """
     game = get_game(name)
     states = game.init_batch(6, 8)
+    stride = max(7, int(random_game_length(name)[0]) // 25)
     for _ in range(25):
         masks = game.legal_mask(states)
         for b in range(len(states)):
             for action in np.flatnonzero(masks[b]):
                 text = game.action_to_string(states[b], int(action))
                 assert game.string_to_action(states[b], text) == action
-        play_random(game, states, 7, seed=_)
+        play_random(game, states, stride, seed=_)
     with pytest.raises(ValueError, match="no action named"):
         game.string_to_action(states[0], "dance a jig")
 
@@ -205,7 +211,7 @@ def test_reward_modes_agree_with_scores(name):
     """win: +1 exactly for the best score (tie-break applied); rank in [-1, 1]; score = score/scale."""
     game = get_game(name)
     states = game.init_batch(64, 21)
-    play_random(game, states, 2000, seed=3)
+    play_random(game, states, decision_budget(name), seed=3)
     assert states["done"].all()
     scores = game.scores(states)
     win, rank, score = (game.returns(states, m) for m in ("win", "rank", "score"))
@@ -224,13 +230,14 @@ def test_reward_modes_agree_with_scores(name):
 def test_vector_env_autoresets_and_reports_final_rewards(name):
     """VectorEnv returns arrays, reports each ended game once, and deals a fresh one in its place."""
     game = get_game(name)
+    n_steps = max(3000, 2 * random_game_length(name)[1])  # long enough for every env to finish a game
     venv = VectorEnv(game, 8, seed=1)
     step = venv.reset()
     assert step.players.shape == (8,) and step.observations.shape == (8, game.obs_size)
     assert step.masks.shape == (8, game.n_actions) and step.masks.any(axis=1).all()
     sample = LegalSampler(8, 0)
     ended = 0
-    for _ in range(3000):
+    for _ in range(n_steps):
         step = venv.step(sample(step.masks))
         assert step.masks.any(axis=1).all()
         for b in np.flatnonzero(step.terminated):

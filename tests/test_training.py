@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from agents.base import RandomAgent  # noqa: E402
-from tests.conftest import GAME_NAMES  # noqa: E402
+from tests.conftest import GAME_NAMES, random_game_length  # noqa: E402
 from training.opponents import OpponentPool  # noqa: E402
 from training.selfplay_env import SelfPlayVecEnv  # noqa: E402
 from wildwest_envs.registry import get_game  # noqa: E402
@@ -32,8 +32,10 @@ def test_final_reward_reaches_the_learner_when_an_opponent_ends_the_game(name):
     """A game ended by an opponent's move still gives the learner its final reward and done."""
     game = get_game(name)
     env = SelfPlayVecEnv(game, 1, OpponentPool([RandomAgent(3)]), seed=5)
+    learner_steps_per_game = random_game_length(name)[0] / env.num_players
+    n_steps = max(3000, int(12 * learner_steps_per_game))  # about a dozen games, whatever their length
     ended_by_opponent = ended_by_learner = 0
-    for before, learner, action, reward, done, info in random_learner_steps(env, 3000):
+    for before, learner, action, reward, done, info in random_learner_steps(env, n_steps):
         after_own_move = before.copy()
         game.step(after_own_move, np.array([action]))
         if done:
