@@ -11,28 +11,27 @@ Kernels index the vector with the integer offsets ``OBS.start("bandits")``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
+import math
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Field:
-    """One named slice: ``[start, start + size)`` of the flat vector, reshaped to ``shape``."""
+    """One named slice: ``[start, start + size)`` of the flat vector, reshaped to ``shape``.
+
+    ``size`` and ``stop`` are computed once: heuristics read fields thousands of
+    times per second.
+    """
 
     name: str
     start: int
     shape: tuple[int, ...]
+    size: int = field(init=False)
+    stop: int = field(init=False)
 
-    @property
-    def size(self) -> int:
-        """Number of floats in the slice."""
-        return int(np.prod(self.shape))
-
-    @property
-    def stop(self) -> int:
-        """One past the last float of the slice."""
-        return self.start + self.size
+    def __post_init__(self):
+        object.__setattr__(self, "size", math.prod(self.shape))
+        object.__setattr__(self, "stop", self.start + self.size)
 
 
 class Layout:
@@ -45,9 +44,9 @@ class Layout:
             if name in self.fields:
                 raise ValueError(f"duplicate observation field {name!r}")
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
-            field = Field(name, start, shape)
-            self.fields[name] = field
-            start = field.stop
+            entry = Field(name, start, shape)
+            self.fields[name] = entry
+            start = entry.stop
         self.size = start
 
     def start(self, name: str) -> int:
@@ -57,11 +56,11 @@ class Layout:
     def get(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The view of field ``name`` in ``vector`` (last axis flat), shaped as declared."""
         try:
-            field = self.fields[name]
+            entry = self.fields[name]
         except KeyError:
             raise KeyError(f"unknown observation field {name!r}; fields: {list(self.fields)}") from None
-        part = vector[..., field.start:field.stop]
-        return part.reshape(vector.shape[:-1] + field.shape)
+        part = vector[..., entry.start:entry.stop]
+        return part.reshape(vector.shape[:-1] + entry.shape)
 
     def unpack(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Every field of ``vector`` by name."""
