@@ -169,12 +169,13 @@ def _player_lines(s) -> list[str]:
     for p in range(n):
         supply = " ".join(f"{BT_SHORT[k]}{int(s['bt_supply'][p, k])}" for k in range(N_BT))
         position = [i + 1 for i in range(n) if int(order[i]) == p]
-        marks = ("*" if int(s["current"]) == p else " ") + ("S" if int(s["start_player"]) == p else " ")
+        marks = "*" if int(s["current"]) == p else " "
+        start = " (start player)" if int(s["start_player"]) == p else ""
         bid = ""
         if int(s["phase"]) == PHASE_AUCTION:
             bid = f"  bid ${int(s['bid'][p])}{' bidding' if s['bidding'][p] else ' out'}"
         categories = ", ".join(f"{VP_CATEGORY_NAMES[c]} {int(vps[p, c])}" for c in range(N_VP_CATEGORIES))
-        lines.append(f" {marks}{_agent(p)}  ${int(s['cash'][p])}  position {position[0] if position else '-'}"
+        lines.append(f" {marks} {_agent(p)}{start}  ${int(s['cash'][p])}  position {position[0] if position else '-'}"
                      f"  cowboys {int(s['cowboy_supply'][p])} in supply, cattle {int(s['cattle_supply'][p])}"
                      f"  counters {supply}  farmer {'used' if s['farmer_used'][p] else 'unused'}"
                      f"  Wanted {int(s['wanted'][p])}  turns {int(s['turns_used'][p])}/2{bid}")
