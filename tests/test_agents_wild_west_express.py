@@ -128,3 +128,23 @@ def test_heuristic_beats_random_player():
     """Strength check with a loose bound: >= 60% of 100 two-player games against a random player
     (300 of 300 won when measured; seats alternate)."""
     assert _win_rate_vs_random(100, seed=21) >= 0.6
+
+
+def test_ismcts_plays_full_games_with_the_determinizer():
+    """``make_agent("mcts:50")`` searches Wild West Express through ``resample_hidden`` and plays legal moves
+    to the end of the game (short games: ``max_rounds=2``, so that each rollout is short too)."""
+    agent = make_agent("mcts:50", "wild_west_express", seed=0)
+    rand = RandomAgent(1)
+    for seed in (3, 4):
+        states = GAME.init_batch(1, seed=seed, num_players=2, max_rounds=2)
+        searched = 0
+        while not states["done"][0]:
+            seat = int(states["current"][0])
+            obs, mask = GAME.observe(states, seat), GAME.legal_mask(states)
+            if seat == seed % 2:
+                action = agent.act_batch(obs, mask, states, np.array([seat]))
+                searched += int(mask.sum() > 1)
+            else:
+                action = rand.act_batch(obs, mask)
+            GAME.step(states, action)  # checked: an illegal action raises
+        assert searched > 20 and GAME.finished(states).all()

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core.game import Game
 from ..core.kernels import dual
-from . import invariants, observation, render, rules
+from . import hidden, invariants, observation, render, rules
 from .data import CAP_SCORING_DRAW, MAX_PLAYERS, MIN_PLAYERS, N_ACTIONS
 from .options import kernel_arguments, parse_options
 from .state import STATE_DTYPE
@@ -50,6 +50,7 @@ GAME = Game(
     invariants_kernel=invariants.check_invariants,
     invariant_messages=invariants.INVARIANT_MESSAGES,
     score_scale=1.0,
+    resample_hidden_fn=hidden.resample_hidden,
     capped_fn=_capped,
     no_result_fn=_no_result,
 )

@@ -10,10 +10,12 @@ with ``done``/``current``; cash is never negative (§0.2); at most six trains
 per player, each on the board, small trains with an empty second cargo slot,
 cargo codes valid (§4.1, §17.5); desperados and sheriffs on the board (§9,
 §12); station owners are seats (§3.3); dynamite tokens on the board plus the
-supply are the 18 of the box with component limits on (§2.1, §11); every
-telegram card is in exactly one place: the deck, a player's hand, a
-competition slot, or being played (§13); the dice are sorted and in range
-(§6.4). Money cannot be checked for conservation: the bank is unlimited
+supply are the 18 of the box with component limits on (§2.1, §11), never in a
+city or under a sheriff, in groups of at most 3, at most 3 bought per turn
+(§11.1); every telegram card is in exactly one place: the deck, a player's
+hand, a competition slot, or being played, queued or just drawn (§13); the dice
+are sorted and in range (§6.4); at most 12 extra moves and 1000 decisions in
+the turn (§13.3, §14.4). Money cannot be checked for conservation: the bank is unlimited
 (§0.2), so players' cash changes by rule, not by transfer alone.
 """
 
@@ -22,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .data import (CARGO_EMPTY, DEC_NONE, DIE_SIDES, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS,
-                   N_CARDS, N_CARGO, N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES,
+from .data import (CARGO_EMPTY, DEC_NONE, DIE_SIDES, DYNAMITE_MAX_GROUP, DYNAMITE_PER_TURN, DYNAMITE_SUPPLY, IS_CITY,
+                   MAX_DEGREE, MAX_DESPERADOS, MAX_EXTRA_MOVES, MAX_PLAYERS, MAX_TRAINS, MAX_TURN_DECISIONS, N_CARDS,
+                   N_CARGO, N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NEIGHBOURS,
                    NO_CARD, NO_SPACE)
 from .state import NOBODY, STATE_DTYPE
 
@@ -43,6 +46,9 @@ INVARIANT_MESSAGES = (
     "telegram cards: a card is in more than one place, or deck_size is out of range (§13)",
     "dice out of range, or not sorted from highest to lowest (§6.4)",
     "n_decisions exceeds max_decisions",
+    "dynamite on a city or under a sheriff, a group of more than 3 tokens, or more than 3 bought this turn (§11.1)",
+    "telegram cards: not every one of the 52 cards is somewhere (deck, hand, slot, or being played) (§13.1)",
+    "per-turn counters out of range: extra moves 0..12 (§13.3), decisions 0..1000 (§14.4)",
 )
 
 
@@ -58,6 +64,10 @@ def _check_decision(state) -> int:
         return 2
     if state["n_decisions"] > state["max_decisions"]:
         return 13
+    if state["extra_moves"] < 0 or state["extra_moves"] > MAX_EXTRA_MOVES:
+        return 16
+    if state["turn_decisions"] < 0 or state["turn_decisions"] > MAX_TURN_DECISIONS:
+        return 16
     return OK
 
 
@@ -119,6 +129,41 @@ def _check_board(state) -> int:
             return 12
         if i > 0 and state["dice"][i] > state["dice"][i - 1]:
             return 12
+    return _check_dynamite_limits(state)
+
+
+@njit(cache=True)
+def _check_dynamite_limits(state) -> int:
+    """No token in a city or under a sheriff, groups of at most 3, at most 3 bought per turn (§11.1, §12)."""
+    for s in range(MAX_PLAYERS):
+        if state["dynamite_bought"][s] < 0 or state["dynamite_bought"][s] > DYNAMITE_PER_TURN:
+            return 14
+    for k in range(N_SHERIFFS):
+        x = state["sheriff_pos"][k]
+        if x >= 0 and state["dynamite"][x]:
+            return 14
+    seen = np.zeros(N_SPACES, dtype=np.bool_)
+    stack = np.empty(N_SPACES, dtype=np.int64)
+    for x in range(N_SPACES):
+        if not state["dynamite"][x] or seen[x]:
+            continue
+        if IS_CITY[x]:
+            return 14
+        size, top = 0, 1  # the connected group of x, by a walk over adjacent tokens
+        stack[0] = x
+        seen[x] = True
+        while top > 0:
+            top -= 1
+            y = stack[top]
+            size += 1
+            for i in range(MAX_DEGREE):
+                z = NEIGHBOURS[y, i]
+                if z >= 0 and state["dynamite"][z] and not seen[z]:
+                    seen[z] = True
+                    stack[top] = z
+                    top += 1
+        if size > DYNAMITE_MAX_GROUP:
+            return 14
     return OK
 
 
@@ -147,6 +192,14 @@ def _check_cards(state) -> int:
             places[card] += 1
         if places[card] > 1:
             return 11
+    for card in (state["card_active"], state["move_card"], state["queue_card"], state["drawn_card"]):
+        if card != NO_CARD:  # being played, queued or just drawn: in no other place
+            if card < 0 or card >= N_CARDS or places[card] > 0:
+                return 11
+            places[card] += 1
+    for card in range(N_CARDS):
+        if places[card] != 1:
+            return 15
     return OK
 
 

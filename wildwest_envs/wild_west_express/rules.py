@@ -39,7 +39,10 @@ Decisions where the spec is silent or leaves the implementation open:
 * The turn cap ``max_decisions`` is not enforced here (core.game reports a
   game that reaches it unfinished as truncated). The game's own caps are: the
   end of round ``max_rounds`` and 1000 decisions in one turn (§14.4); both end
-  the game with ``done`` and ``capped`` set.
+  the game with ``done`` and ``capped`` set. The safety limit is exact: the
+  game ends right after the turn's 1000th decision, also when that decision
+  ends the turn (checked in ``_end_turn`` after the victory check, so a victory
+  at that moment stands; otherwise after the decision's automatic play).
 * ``current`` is the active player during play and the drafting/placing seat
   during setup; ``active`` is the same seat.
 * A played personal card is neither held nor in the deck while it resolves
@@ -49,7 +52,8 @@ Decisions where the spec is silent or leaves the implementation open:
 * With ``auto_forced``, a single-option decision is applied without counting
   as an agent decision (``n_decisions`` counts agent steps only).
 * Extra moves per turn are counted in ``extra_moves``; the bound of 12 (§13.3)
-  follows from the rules and is not enforced separately.
+  follows from the rules and is also enforced as a guard (a movement card is
+  not playable at 12, ``telegrams.card_playable``).
 
 Compile time: numba compiles a helper once per argument type, and a literal
 argument (``0``, ``True``, a module constant) is its own type, so constants
@@ -823,6 +827,8 @@ def _end_turn(state: np.void) -> int:
     count_down_competitions(state)
     if target_reached(state):
         return _end_game(state, np.bool_(False))
+    if state["turn_decisions"] >= MAX_TURN_DECISIONS:  # the turn's last decision was its 1000th (§14.4)
+        return _end_game(state, np.bool_(True))
     nxt = (seat + 1) % n
     if nxt == state["start_player"] and state["round"] >= state["max_rounds"]:
         return _end_game(state, np.bool_(True))

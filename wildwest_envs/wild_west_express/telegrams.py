@@ -10,6 +10,10 @@ Decisions where the spec leaves the implementation open:
 * Sheriff's Round-up moves desperados in seat order, index order; the order
   has no effect since placement never interacts (§13.5).
 * Mail Contract pays for the stations owned when the card is revealed.
+* The bound of 12 extra moves in one turn (§13.3, §17.5) is enforced as a
+  guard: a movement card is not playable once 12 extra moves were started in
+  the turn. §13.3 shows legal play never gets there; the guard keeps the
+  fixed-size counter in range whatever position is loaded.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from .data import (CARD_AMOUNT, CARD_BONUS, CARD_CITY, CARD_CLASS, CARD_GOOD, CA
                    N_COMPETITION_SLOTS, NO_CARD, SPACE_ZONE, T_ARMY_ENGINEERS, T_BANK_DIVIDEND, T_BLIZZARD,
                    T_DELIVERY_CONTRACT, T_DYNAMITE_CRATE, T_GRAND_EXCURSION, T_LAND_BOOM, T_LAND_GRANT,
                    T_MAIL_CONTRACT, T_MAIL_RACE, T_QUARANTINE, T_RAILROAD_EXPO, T_SHERIFF_ROUNDUP,
-                   T_TERRITORIAL_TAX, T_TRACK_CREW, LAND_GRANT_PRICE, MAX_DESPERADOS)
+                   T_TERRITORIAL_TAX, T_TRACK_CREW, LAND_GRANT_PRICE, MAX_DESPERADOS, MAX_EXTRA_MOVES)
 from .dynamite import any_dynamite, any_dynamite_space, remove_all_dynamite
 from .pieces import has_free_flag, n_stations, remove_passengers
 from .state import NOBODY
@@ -181,6 +185,8 @@ def card_playable(state: np.void, seat: int, card: int, train: int) -> bool:
     """Whether personal card ``card`` bound to ``train`` may be played by ``seat`` now (§13.5)."""
     kind = CARD_TYPE[card]
     if kind <= 2:
+        if state["extra_moves"] >= MAX_EXTRA_MOVES:  # a guard: legal play stays within 12 (§13.3, §17.5)
+            return False
         return state["train_wait"][seat, train] == 0 and state["train_debt"][seat, train] == 0
     if kind == T_DYNAMITE_CRATE:
         return any_dynamite_space(state)
