@@ -18,12 +18,14 @@ from numba import njit
 
 from .data import (A_BUY_DESPERADO, A_BUY_GOOD, A_BUY_LARGE_TRAIN, A_BUY_SMALL_TRAIN, A_BUY_STATION, A_END,
                    A_LOAD_PASSENGERS, A_PLAY_CARD, A_SPACE, A_TRAIN, A_UPGRADE_TRAIN, CITY_ZONE, DYNAMITE_PER_TURN,
-                   IS_CITY, MAX_TRAINS, N_CARDS, N_CITIES, N_GOODS, N_SPACES, PASSENGER_BASE, PRICE_LARGE_TRAIN,
+                   FIRST_JUNCTION, IS_CITY, MAX_TRAINS, N_CARDS, N_CITIES, N_GOODS, N_SPACES, PASSENGER_BASE, PRICE_LARGE_TRAIN,
                    PRICE_SMALL_TRAIN, PRICE_STATION, PRICE_UPGRADE, SELL_PRICE, T_LAND_BOOM, T_RAILROAD_EXPO)
 from .dynamite import can_place_dynamite, place_dynamite
 from .pieces import desperado_cap, empty_slot, has_free_flag, has_free_large, has_free_small, n_trains, place_train
 from .state import NOBODY
 from .telegrams import card_playable, claim_competitions
+
+_CHEAPEST_PURCHASE = min(PRICE_STATION, PRICE_SMALL_TRAIN, PRICE_LARGE_TRAIN)  # station and train purchases
 
 
 @njit(cache=True)
@@ -128,10 +130,66 @@ def pre_roll_legal(state: np.void, seat: int, a: int) -> bool:
 @njit(cache=True)
 def any_pre_roll_option(state: np.void, seat: int) -> bool:
     """Some action other than END is legal at PRE_ROLL (auto-forced check, §17.3)."""
-    for a in range(A_END):
+    count, _ = mark_pre_roll(state, seat, state["deck"][:0], np.bool_(True))
+    return count > 1
+
+
+@njit(cache=True, inline="always")
+def _note(out: np.ndarray, a: int) -> None:
+    if out.shape[0] > 0:  # an empty ``out`` only counts
+        out[a] = 1
+
+
+@njit(cache=True)
+def mark_pre_roll(state: np.void, seat: int, out: np.ndarray, stop_at_first: bool) -> tuple:
+    """Mark every action ``pre_roll_legal`` allows, in id order; return (count, last marked).
+
+    The fast form of ``for a: if pre_roll_legal(state, seat, a)`` (a test checks they
+    agree): a range is skipped when a condition shared by all its actions fails,
+    and dynamite is tried on non-city spaces only. END is always legal and
+    counted; with ``stop_at_first`` the scan ends at the first other legal action.
+    """
+    count = 0
+    last = -1
+    if (state["dynamite_bought"][seat] < DYNAMITE_PER_TURN and state["cash"][seat] >= state["dynamite_price"]
+            and state["dynamite_supply"] > 0):
+        for x in range(FIRST_JUNCTION, N_SPACES):  # dynamite is never placed in a city (§11.1)
+            if can_place_dynamite(state, x):
+                _note(out, A_SPACE + x)
+                count, last = count + 1, A_SPACE + x
+                if stop_at_first:
+                    return count + 1, A_END
+    for t in range(MAX_TRAINS):
+        if state["train_exists"][seat, t] and IS_CITY[np.int64(state["train_pos"][seat, t])]:
+            for g in range(N_GOODS):
+                if buy_good_legal(state, seat, t, g):
+                    _note(out, A_BUY_GOOD + N_GOODS * t + g)
+                    count, last = count + 1, A_BUY_GOOD + N_GOODS * t + g
+    for t in range(MAX_TRAINS):
+        if load_legal(state, seat, t):
+            _note(out, A_LOAD_PASSENGERS + t)
+            count, last = count + 1, A_LOAD_PASSENGERS + t
+    if count > 0 and stop_at_first:
+        return count + 1, A_END
+    for base in (A_BUY_STATION, A_BUY_SMALL_TRAIN, A_BUY_LARGE_TRAIN):
+        if state["cash"][seat] >= _CHEAPEST_PURCHASE:
+            for c in range(N_CITIES):
+                if pre_roll_legal(state, seat, base + c):
+                    _note(out, base + c)
+                    count, last = count + 1, base + c
+    for a in range(A_UPGRADE_TRAIN, A_PLAY_CARD + N_CARDS):
+        if a >= A_PLAY_CARD and state["card_holder"][a - A_PLAY_CARD] != seat:
+            continue
         if pre_roll_legal(state, seat, a):
-            return True
-    return False
+            _note(out, a)
+            count, last = count + 1, a
+    if state["alt_extra_gang"]:
+        for c in range(N_CITIES):
+            if hire_legal(state, seat, c):
+                _note(out, A_BUY_DESPERADO + c)
+                count, last = count + 1, A_BUY_DESPERADO + c
+    _note(out, A_END)
+    return count + 1, A_END
 
 
 @njit(cache=True)

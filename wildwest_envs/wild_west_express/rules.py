@@ -84,7 +84,7 @@ from .desperados import can_rehire, nearest_stations, step_legal
 from .dynamite import any_dynamite, any_dynamite_space, can_place_dynamite, explode, place_dynamite, \
     remove_dynamite
 from .movement import can_hold, can_stop, next_space_legal, start_move, take_step
-from .preroll import any_pre_roll_option, apply_pre_roll, buy_station, pre_roll_legal
+from .preroll import any_pre_roll_option, apply_pre_roll, buy_station, mark_pre_roll
 from .scoring import score_seats, target_reached, tiebreak_seats
 from .setup import (apply_draft, apply_placement, clear_procedures, draft_seat, finish_setup, n_placements,
                     placement_seat, setup_game)
@@ -206,10 +206,7 @@ def _enumerate(state: np.void, out: np.ndarray) -> tuple:
             _mark(out, A_SPACE + c)
             count, last = count + 1, A_SPACE + c
     elif dec == DEC_PRE_ROLL:
-        for a in range(N_ACTIONS):
-            if pre_roll_legal(state, seat, a):
-                _mark(out, a)
-                count, last = count + 1, a
+        count, last = mark_pre_roll(state, seat, out, np.bool_(False))  # = pre_roll_legal over every action
     elif dec == DEC_SELECT_TRAIN:
         for t in range(MAX_TRAINS):
             if state["train_exists"][seat, t] and not state["train_moved"][seat, t]:
