@@ -39,8 +39,10 @@ same name, such as several copies of one opponent, are one row):
   share against the column agent.
 
 Ranks follow the game's final scores, then its tie-breaker (the same order as
-``Game.returns``). A truncated game (turn cap reached) has no result: it is left
-out of every statistic and counted in the report.
+``Game.returns``). A truncated game without a result (the decision cap, or a
+game's own cap scored as a draw) is left out of every statistic and counted in
+the report; a game's own cap with a result by its rules (Wild West Express's
+round cap with ``cap_scoring="vp"``) counts like any finished game.
 
 Writes ``<out>.md`` (the report) and ``<out>.png`` (win rates with their
 intervals, and ratings), and prints the report. ``--learning-curve RUN_DIR``
@@ -223,7 +225,9 @@ def _results(game, states: np.ndarray, seatings: np.ndarray, start: int) -> list
     ranks = seat_ranks(game, states)
     winners = ranks == 1
     shares = winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
-    truncated = game.truncated(states)
+    # left out: games without a result (the decision cap, or a game's own cap scored as a draw); a game's own
+    # cap scored by its rules (Wild West Express: cap_scoring="vp", the VP leaders win) keeps its result
+    truncated = game.truncated(states) & ~(game.returns(states) != 0).any(axis=1)
     return [GameResult(start + b, tuple(int(a) for a in seatings[b]), tuple(int(s) for s in scores[b]),
                        tuple(int(r) for r in ranks[b]), tuple(float(w) for w in shares[b]), bool(truncated[b]),
                        int(states["n_decisions"][b]))
