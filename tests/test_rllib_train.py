@@ -1,0 +1,148 @@
+"""RLlib PPO (training.rllib_train) for real, with Ray started locally by the tests: tiny batches, one iteration.
+
+* one training iteration on every registered game, sampling in the driver (0 env runners)
+  and in one remote env runner;
+* frozen opponents (a MaskablePPO checkpoint, an earlier RLlib run) play their seats and are never trained;
+* the command line end to end: progress, checkpoints, the evaluation table, ``rllib:<run>`` agents.
+
+The two-node cluster test is in ``test_rllib_cluster.py`` (it needs Ray started differently).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+ray = pytest.importorskip("ray", reason="ray[rllib] is not installed: pip install -e '.[rllib]'")
+torch = pytest.importorskip("torch")
+
+from agents.registry import make_agent  # noqa: E402
+from agents.rllib_policy import RLlibPolicyAgent  # noqa: E402
+from tests.conftest import GAME_NAMES  # noqa: E402
+from training.rllib_env import BatchedTurnBasedVectorEnv  # noqa: E402
+from training.rllib_train import MODULE_ID, Args, SeatToModule, build_config, main  # noqa: E402
+from wildwest_envs.registry import get_game  # noqa: E402
+
+TINY = dict(train_batch_size=64, minibatch_size=32, num_epochs=1, num_envs_per_env_runner=2, net_arch="32",
+            eval_every=0, checkpoint_every=0)  # one quick iteration
+
+
+def players_for(name: str) -> int:
+    """Three players where the game allows, else the nearest supported count."""
+    game = get_game(name)
+    return min(max(3, game.min_players), game.max_players)
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A quiet local Ray instance of 2 CPUs for this module, shut down afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the local learner and env runner: small forward passes
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    yield
+    ray.shutdown()
+    torch.set_num_threads(threads)
+
+
+def train_once(args: Args) -> tuple[dict, object]:
+    """Build the algorithm of ``args``, run one iteration; returns the result and the (live) algorithm."""
+    algo = build_config(args).build_algo()
+    return algo.train(), algo
+
+
+@pytest.mark.parametrize("num_env_runners", [0, 1])
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_one_training_iteration_on_every_game(local_ray, name, num_env_runners):
+    """Samples of the batched env runner(s) reach the learner, which updates the shared module."""
+    args = Args(game=name, players=players_for(name), num_env_runners=num_env_runners, **TINY)
+    result, algo = train_once(args)
+    try:
+        sampled = result["env_runners"]["num_env_steps_sampled_lifetime"]
+        assert sampled >= args.train_batch_size
+        assert result["learners"][MODULE_ID]["num_module_steps_trained"] > 0
+        runners = algo.env_runner_group.foreach_env_runner(
+            lambda r: (r.worker_index, type(r.env).__name__ if r.env is not None else None,
+                       r.env.games.next_game if r.env is not None else 0),
+            local_env_runner=num_env_runners == 0)
+        assert [(index, env) for index, env, _ in runners] == [(num_env_runners, BatchedTurnBasedVectorEnv.__name__)]
+        assert runners[0][2] >= args.num_envs_per_env_runner  # that runner dealt the games
+    finally:
+        algo.stop()
+
+
+def test_frozen_opponents_play_their_seats_and_are_never_trained(local_ray, tmp_path):
+    """A MaskablePPO checkpoint and an RLlib run as opponents: they act in their seats, only ``shared`` learns."""
+    sb3 = pytest.importorskip("sb3_contrib")
+    from agents.base import RandomAgent
+    from training.opponents import OpponentPool
+    from training.selfplay_env import SelfPlayVecEnv
+
+    name = GAME_NAMES[0]
+    players = players_for(name)
+    env = SelfPlayVecEnv(get_game(name), 2, OpponentPool([RandomAgent(0)]), seed=0, num_players=players)
+    sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=16, seed=0, device="cpu",
+                    policy_kwargs={"net_arch": [16]}).save(tmp_path / "sb3.zip")
+    module_dir = tmp_path / "rllib_run" / "module"
+    _, algo = train_once(Args(game=name, players=players, num_env_runners=0, **TINY))
+    algo.get_module(MODULE_ID).save_to_path(str(module_dir))
+    algo.stop()
+    (tmp_path / "rllib_run" / "config.json").write_text(json.dumps({"game": name, "num_players": players}))
+
+    args = Args(game=name, players=players, num_env_runners=0, opponent_fraction=1.0,
+                opponents=f"policy:{tmp_path / 'sb3.zip'},rllib:{module_dir}", **TINY)
+    result, algo = train_once(args)
+    try:
+        steps = result["env_runners"]["num_module_steps_sampled"]
+        assert steps["opponent_0"] > 0 and steps["opponent_1"] > 0 and steps[MODULE_ID] > 0
+        assert steps[MODULE_ID] < sum(steps.values())  # with fraction 1 the learner holds one seat per game
+        for opponent in ("opponent_0", "opponent_1"):
+            assert "num_module_steps_trained" not in result["learners"].get(opponent, {})
+    finally:
+        algo.stop()
+
+
+def test_seat_mapping_gives_the_learner_one_seat_per_game_with_opponents():
+    """Every seat of an episode agrees on the draw; without opponents all seats are the learner's."""
+    class Episode:
+        def __init__(self, k):
+            self.id_ = f"episode-{k}"
+
+    assert {SeatToModule(3, [], 0.5)(f"player_{s}", Episode(0)) for s in range(3)} == {MODULE_ID}
+    mapping = SeatToModule(4, ["opponent_0", "opponent_1"], 1.0)
+    for k in range(50):
+        seats = [mapping(f"player_{s}", Episode(k)) for s in range(4)]
+        assert seats == [mapping(f"player_{s}", Episode(k)) for s in range(4)]
+        assert seats.count(MODULE_ID) == 1
+    half = SeatToModule(3, ["opponent_0"], 0.5)
+    shares = [sum(half(f"player_{s}", Episode(k)) == MODULE_ID for s in range(3)) for k in range(400)]
+    assert set(shares) == {1, 3} and 0.4 < np.mean(np.array(shares) == 1) < 0.6
+
+
+def test_command_line_trains_checkpoints_and_prints_the_evaluation_table(local_ray, tmp_path, capsys):
+    """``python -m training.rllib_train``: progress rows, checkpoints, the evaluate table, ``rllib:`` agents."""
+    name = GAME_NAMES[0]
+    run_dir = tmp_path / "run"
+    main(["--game", name, "--players", str(players_for(name)), "--run-dir", str(run_dir), "--num-env-runners", "0",
+          "--train-batch-size", "64", "--minibatch-size", "32", "--num-epochs", "1", "--num-envs-per-env-runner",
+          "2", "--net-arch", "32", "--max-iterations", "2", "--checkpoint-every", "1", "--eval-every", "2",
+          "--eval-progress-games", "6", "--eval-games", "6", "--eval-opponents", "random"])
+    printed = capsys.readouterr().out
+    assert "iter    2 |" in printed and "vs random:" in printed
+    assert "### RLlib-trained agent vs 2 × random" in printed and "| agent | seats | wins |" in printed
+    with open(run_dir / "progress.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["iteration"]) for r in rows] == [1, 2] and rows[1]["eval/win_rate"] != "nan"
+    assert json.loads((run_dir / "config.json").read_text())["game"] == name
+    for path in ("checkpoints/iter_00001", "checkpoints/iter_00002", "checkpoint", "evaluation.md",
+                 "learning_curve.png", "timing.txt"):
+        assert (run_dir / path).exists(), path
+    game = get_game(name)
+    states = game.init_batch(8, seed=1)
+    for spec in (f"rllib:{run_dir}", f"rllib:{run_dir / 'checkpoints' / 'iter_00001'}"):
+        agent = make_agent(spec, name)
+        assert isinstance(agent, RLlibPolicyAgent) and agent.config["game"] == name
+        masks = game.legal_mask(states)
+        assert (masks[np.arange(8), agent.act_batch(game.observe(states), masks)] == 1).all()
