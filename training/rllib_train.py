@@ -116,6 +116,8 @@ class Args:
     """torch threads of this process (the local learner, and the local env runner with --num-env-runners 0)"""
     max_iterations: int = 0
     """stop after this many iterations even if total_timesteps is not reached (0: no limit)"""
+    max_seconds: float = 0.0
+    """stop training after the iteration that passes this many seconds (0: no limit); evaluation follows"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -334,7 +336,8 @@ def train(args: Args) -> Path:
     steps, iteration = 0, 0
     with open(run_dir / "progress.csv", "w", newline="") as progress:
         writer = None
-        while steps < args.total_timesteps and (not args.max_iterations or iteration < args.max_iterations):
+        while (steps < args.total_timesteps and (not args.max_iterations or iteration < args.max_iterations)
+               and (not args.max_seconds or time.perf_counter() - start < args.max_seconds)):
             iteration += 1
             began = time.perf_counter()
             result = algo.train()
