@@ -402,7 +402,8 @@ def plot_results(stats: list[AgentStats], num_players: int, path: str | Path, ti
     rates = np.array([s.win_rate for s in stats])
     intervals = np.array([s.interval for s in stats]).reshape(-1, 2)
     fig, (left, right) = plt.subplots(1, 2, figsize=(4 + 1.6 * len(stats), 4.5))
-    left.bar(x, rates, yerr=[rates - intervals[:, 0], intervals[:, 1] - rates], capsize=6, color="tab:blue")
+    errors = np.maximum([rates - intervals[:, 0], intervals[:, 1] - rates], 0.0)  # rounding at a 0% / 100% rate
+    left.bar(x, rates, yerr=errors, capsize=6, color="tab:blue")
     left.axhline(1 / num_players, ls="--", color="grey", label=f"equal agents ({1 / num_players:.0%})")
     left.set(xticks=x, ylabel="win rate per seat (95% CI)", ylim=(0, 1), title="win rate")
     left.set_xticklabels(labels, fontsize=8)
