@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wildwest_envs.way_out_west.data import (A_BOX, A_COUNT, A_NO, A_PASS, A_PLAYER, A_RETREAT, A_SHOOT, A_TARGET,
+from wildwest_envs.way_out_west.data import (A_BOX, A_COUNT, A_PASS, A_PLAYER, A_RETREAT, A_TARGET,
                                              A_TOWN, A_YES, ACT_BUILD, ACT_BUY_CATTLE, ACT_FARMER, ACT_GUNFIGHT,
                                              ACT_HIRE, ACT_MOVE_CATTLE, ACT_MOVE_COWBOYS, BANK, BOX_ACTION, BOX_BT,
                                              BT_PRICE, BUILDING_SPACES, CORRALS, DEC_AUCTION_BID, DEC_BUILD_TOWN,

@@ -14,7 +14,7 @@ import numpy as np
 
 from wildwest_envs.way_out_west import rules
 from wildwest_envs.way_out_west.data import (A_BOX, A_PASS, A_TOWN, DEC_AUCTION_BID, DEC_CHOOSE_ACTION,
-                                             DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_ACTIONS, N_BT, N_CATTLE,
+                                             DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_ACTIONS, N_CATTLE,
                                              N_COWBOYS, N_DIE_QUEUE, N_PER_BT_TYPE, N_TOWNS)
 from wildwest_envs.way_out_west.invariants import INVARIANT_MESSAGES, first_violation
 from wildwest_envs.way_out_west.options import kernel_arguments, parse_options

@@ -138,3 +138,12 @@ def test_preset_dice_option_fills_the_die_queue():
     s = env.unwrapped.states[0]
     assert s["n_forced"] == 3 and s["forced"][:3].tolist() == [5, 4, 3]
     env.step(A_TOWN)
+
+
+def test_documented_sizes_match_the_game():
+    """The env docstring's table gives the real action and observation sizes."""
+    from wildwest_envs.way_out_west import env as env_module
+
+    doc = env_module.__doc__
+    assert f"Discrete({GAME.n_actions})" in doc and f"Box(float32, ({GAME.obs_size},))" in doc
+    assert f"action_mask=Box(int8, ({GAME.n_actions},))" in doc

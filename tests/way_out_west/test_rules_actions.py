@@ -8,7 +8,7 @@ from tests.way_out_west.positions import (ABILENE, DEADWOOD, DODGE_CITY, KANSAS_
                                           board_turn, box, legal_actions, play, put_cattle, put_counter,
                                           put_cowboys, put_farmers, set_cash, town)
 from wildwest_envs.way_out_west.data import (A_COUNT, A_PASS, BANK, DEC_AUCTION_BID, DEC_BUY_CATTLE_COUNT,
-                                             DEC_BUY_CATTLE_TOWN, DEC_CHOOSE_ACTION, DEC_HIRE_TOWN_2, HOTEL, JAIL,
+                                             DEC_CHOOSE_ACTION, DEC_HIRE_TOWN_2, HOTEL, JAIL,
                                              STAGECOACH, STORE, TRAIN)
 
 BUY_A, BUY_B, BUY_C, HIRE_A, HIRE_B, HIRE_C, MOVE_COWBOYS_A, MOVE_COWBOYS_B, MOVE_CATTLE = range(9)
@@ -276,7 +276,7 @@ def test_s8_4_no_cowboy_needed_in_the_source_town():
     assert legal_actions(states) == [count(1), count(2)]
 
 
-# ---- §8.5 build --------------------------------------------------------------------------------------------------------
+# ---- §8.5 build ----------------------------------------------------------------------------------------------------
 def test_s8_5_build_needs_a_free_space_and_no_counter_of_that_type():
     """§8.5: town size < building spaces and one counter per type per town."""
     states = board_turn(3, seat=0, cash=100)
@@ -333,7 +333,7 @@ def test_s8_5_prices(k, price):
     assert states[0]["cash"][0] == 30 - price and states[0]["bank_in"] == price
 
 
-# ---- §8.6 farmer ---------------------------------------------------------------------------------------------------------
+# ---- §8.6 farmer ---------------------------------------------------------------------------------------------------
 def test_s8_6_farmer_once_per_game_any_town_several_per_town():
     """§8.6: free, any town, neutral afterwards, once per player; several farmers may share a town."""
     states = board_turn(3, seat=0)

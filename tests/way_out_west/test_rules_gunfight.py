@@ -230,7 +230,7 @@ def test_s9_3_sides_are_fixed_the_default_defender_never_appears_mid_fight():
     assert s["bt_owner"][T, STORE] == 0 and s["wanted"][0] == 1 and s["cowboys"][T, 1] == 0
 
 
-# ---- §9.4 the volley loop -------------------------------------------------------------------------------------------
+# ---- §9.4 the volley loop ------------------------------------------------------------------------------------------
 def test_s9_4_the_smaller_side_shoots_first_and_removes_casualties_at_once():
     """§9.4: A < D: the attacker rolls A dice, hits are removed at once, then the defender rolls what is left."""
     states = fight_position(attackers=1, defenders=2)
@@ -334,7 +334,7 @@ def test_s9_4_fifty_volley_guard_nobody_wins():
     assert s["cowboys"][T, 0] == 1
 
 
-# ---- §9.5 retreat ------------------------------------------------------------------------------------------------------
+# ---- §9.5 retreat --------------------------------------------------------------------------------------------------
 def test_s9_5_defender_retreats_to_distinct_towns_and_concedes():
     """§9.5: k < 4 cowboys go one by one to distinct other towns; the attacker wins at once (no dice)."""
     states = fight_position(attackers=1, defenders=2)
@@ -388,7 +388,7 @@ def test_s9_5_retreats_pay_no_stagecoach_fares():
     assert states[0]["cash"][2] == 20 and states[0]["bank_out"] == 0
 
 
-# ---- §9.6, §9.2, §9.8 results --------------------------------------------------------------------------------------------
+# ---- §9.6, §9.2, §9.8 results -------------------------------------------------------------------------------------
 def test_s9_2_capture_returns_the_counter_and_ignores_the_two_per_town_limit():
     """§9.2, §16 #30: the owner's counter returns to his supply, a's takes its place; a may own 3 in t."""
     states = fight_position(target_kind=STAGECOACH)
@@ -483,7 +483,7 @@ def test_s9_6_the_loser_keeps_everything_else_in_the_town():
     assert s["cowboys"][T, 1] == 0
 
 
-# ---- §9.7 Wanted counters ------------------------------------------------------------------------------------------------
+# ---- §9.7 Wanted counters ------------------------------------------------------------------------------------------
 def test_s9_7_the_defending_player_takes_a_wanted_counter_even_if_only_virtual_defenders_fought():
     """§9.7, §16 #33: the defender side wins with the default defender: its player takes one."""
     states = fight_position(target_kind=HOTEL)
@@ -537,3 +537,28 @@ def test_s8_7_the_whole_gunfight_is_one_action():
     declare(states, STORE)
     s = states[0]
     assert s["box_user"][16] == 0 and s["turns_used"][0] == 1 and s["current"] != 0 and not s["gf_active"]
+
+
+def test_s8_8_casualties_pay_no_stagecoach_fare():
+    """§8.8: cowboys killed in a fight leave the town without paying a stagecoach there."""
+    states = fight_position(attackers=2, defenders=2)
+    put_counter(states, T, STAGECOACH, 2)
+    declare(states, STORE)
+    force_dice(states, [6, 6, 1, 1])  # equal 2 v 2: both attackers hit, both defenders miss
+    play(states, A_SHOOT)
+    s = states[0]
+    assert s["cowboys"][T, 1] == 0 and s["cash"][2] == 20 and s["bank_out"] == 0
+
+
+def test_s9_3_a_third_party_jail_owner_joins_only_with_his_sheriff_never_his_cowboys():
+    """§9.3: the jail owner who is neither attacker nor defender adds at most his sheriff."""
+    states = fight_position(attackers=2, defenders=1)
+    put_counter(states, T, JAIL, 2)
+    put_cowboys(states, T, 2, 5)
+    declare(states, STORE)
+    play(states, A_YES)
+    s = states[0]
+    assert (s["d_cow"], s["d_sher"], s["d_virt"]) == (1, 1, 0)
+    force_dice(states, [6, 6, 6, 6])
+    play(states, A_SHOOT)  # 2 v 2 at once: the sheriff and the defender's cowboy die; seat 2's cowboys stay
+    assert states[0]["cowboys"][T, 2] == 5

@@ -168,7 +168,7 @@ def test_s11_2_cattle_vp_1_2_with_train_minus_1_with_farmer(train, farmer, each)
     assert vp(states)[0, VP_CATTLE] == 3 * each
 
 
-# ---- §11.3 bonuses ------------------------------------------------------------------------------------------------------
+# ---- §11.3 bonuses -------------------------------------------------------------------------------------------------
 def test_s11_3_town_control_strict_most_bt_plus_cattle_gets_the_town_size():
     """§11.3: in each town the player with strictly most B&T + cattle counters gains size(t) VP."""
     states = empty_board()
@@ -236,7 +236,7 @@ def test_s11_3_published_five_player_score_sheet_is_reproduced():
     assert table[:, VP_WANTED].sum() == 4 and table[:, VP_RICHEST].sum() == 5
 
 
-# ---- §11.1, §11.4 end, winner and tie-breaks -----------------------------------------------------------------------------
+# ---- §11.1, §11.4 end, winner and tie-breaks -----------------------------------------------------------------------
 def _finished(states):
     """Play the last round (num_rounds = 3, already in round 3) with passes only."""
     states[0]["num_rounds"] = 3

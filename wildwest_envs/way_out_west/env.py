@@ -10,10 +10,10 @@ rounds.
 | | |
 |---|---|
 | import | ``from wildwest_envs import way_out_west_v0`` |
-| agents | ``player_0`` … ``player_{N-1}``; the agent to act may be one whose turn it is not (jail owner, defender, retreating player, §14) |
+| agents | ``player_0`` … ``player_{N-1}``; the jail owner, defender or retreating player may act off turn |
 | players | 3-5 (option ``num_players``, default 3) |
 | action space | ``Discrete(59)`` (§13.1, layout below) |
-| observation space | ``Dict(observation=Box(float32, (1012,)), action_mask=Box(int8, (59,)))`` (§12) |
+| observation space | ``Dict(observation=Box(float32, (674,)), action_mask=Box(int8, (59,)))`` (§12) |
 | reward modes | ``"win"`` (default: +1 each winner, -1 others), ``"rank"``, ``"score"`` (VP / 20) |
 | render modes | ``"ansi"``, ``"human"``, ``"rgb_array"`` (the five towns with every counter) |
 

@@ -316,7 +316,7 @@ def _retreat_done(state: np.void) -> bool:
     return finish_fight(state, np.int64(outcome))
 
 
-# ---- results (§9.6, §9.2, §9.8) ------------------------------------------------------------------------------------
+# ---- results (§9.6, §9.2, §9.8) -----------------------------------------------------------------------------------
 @njit(cache=True)
 def finish_fight(state: np.void, outcome: int) -> bool:
     """Apply the result of the fight and award the Wanted counter; False if WANTED_STEAL is posed (§9.6, §9.7)."""
@@ -387,7 +387,7 @@ def _rustle(state: np.void, a: int, q: int, t: int) -> None:
     state["cattle_supply"][a] -= r
 
 
-# ---- Wanted counters (§9.7) -------------------------------------------------------------------------------------------
+# ---- Wanted counters (§9.7) ----------------------------------------------------------------------------------------
 @njit(cache=True)
 def award_wanted(state: np.void, w: int) -> bool:
     """The winner takes a Wanted counter from the supply, else from another holder of his choice (§9.7)."""

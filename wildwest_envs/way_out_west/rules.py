@@ -45,7 +45,7 @@ from .actions import (box_legal, build, buy_cattle, buy_two_legal, hire_cowboys,
                       place_farmer, second_hire_legal)
 from .auction import apply_bid, begin_auction, raise_legal
 from .data import (A_BOX, A_COUNT, A_NO, A_PASS, A_PLAYER, A_RAISE, A_RETREAT, A_SHOOT, A_TARGET, A_TOWN, A_YES,
-                   ACT_BUILD, ACT_BUY_CATTLE, ACT_FARMER, ACT_GUNFIGHT, ACT_HIRE, ACT_MOVE_CATTLE,
+                   ACT_BUILD, ACT_BUY_CATTLE, ACT_FARMER, ACT_HIRE, ACT_MOVE_CATTLE,
                    ACT_MOVE_COWBOYS, BOX_ACTION, BOX_BT, DEC_AUCTION_BID, DEC_BUILD_TOWN, DEC_BUY_CATTLE_COUNT,
                    DEC_BUY_CATTLE_TOWN, DEC_CHOOSE_ACTION, DEC_FARMER_TOWN, DEC_GUNFIGHT_DEFENDER,
                    DEC_GUNFIGHT_TARGET, DEC_GUNFIGHT_TOWN, DEC_HIRE_TOWN_1, DEC_HIRE_TOWN_2,
