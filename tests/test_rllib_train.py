@@ -64,11 +64,23 @@ def test_one_training_iteration_on_every_game(local_ray, name, num_env_runners):
         assert sampled >= args.train_batch_size
         assert result["learners"][MODULE_ID]["num_module_steps_trained"] > 0
         runners = algo.env_runner_group.foreach_env_runner(
-            lambda r: (r.worker_index, type(r.env).__name__ if r.env is not None else None,
-                       r.env.games.next_game if r.env is not None else 0),
+            lambda r: (r.worker_index, type(r.env).__name__ if r.env is not None else None, r.sampled_steps),
             local_env_runner=num_env_runners == 0)
         assert [(index, env) for index, env, _ in runners] == [(num_env_runners, BatchedTurnBasedVectorEnv.__name__)]
-        assert runners[0][2] >= args.num_envs_per_env_runner  # that runner dealt the games
+        assert runners[0][2] == sampled  # that runner sampled every step the learner saw
+    finally:
+        algo.stop()
+
+
+def test_one_training_iteration_with_rllibs_own_env_loop(local_ray):
+    """``--no-batched``: RLlib's MultiAgentEnvRunner vectorises single-game envs itself, and trains too."""
+    name = GAME_NAMES[0]
+    result, algo = train_once(Args(game=name, players=players_for(name), num_env_runners=1, batched=False, **TINY))
+    try:
+        assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= TINY["train_batch_size"]
+        assert result["learners"][MODULE_ID]["num_module_steps_trained"] > 0
+        kinds = algo.env_runner_group.foreach_env_runner(lambda r: type(r).__name__, local_env_runner=False)
+        assert kinds == ["MultiAgentEnvRunner"]
     finally:
         algo.stop()
 
