@@ -98,7 +98,8 @@ class RLlibPolicyAgent(BatchAgent):
 def module_checkpoint(path: str | Path, module_id: str = MODULE_ID) -> Path:
     """The RLModule directory of a run directory, an algorithm checkpoint or a module checkpoint."""
     path = Path(path)
-    candidates = [path, path / MODULES_IN_ALGORITHM / module_id, path / FINAL_CHECKPOINT / MODULES_IN_ALGORITHM / module_id]
+    candidates = [path, path / MODULES_IN_ALGORITHM / module_id,
+                  path / FINAL_CHECKPOINT / MODULES_IN_ALGORITHM / module_id]
     for candidate in candidates:
         if all((candidate / f).is_file() for f in MODULE_FILES):
             return candidate

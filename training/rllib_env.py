@@ -40,16 +40,15 @@ This module imports ray; the library ``wildwest_envs`` never does.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import gymnasium as gym
 import numba
 import numpy as np
 import torch
+from ray.rllib.callbacks.utils import make_callback
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
-from ray.rllib.callbacks.utils import make_callback
 
 from wildwest_envs.core.aec import agent_name
 from wildwest_envs.core.game import REWARD_MODES, Game

@@ -51,7 +51,7 @@ def split_observation(batch: dict) -> tuple[dict, Any]:
 
 
 def mask_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """``logits`` with illegal entries set to ``MASKED_LOGIT``; a row without any legal action becomes uniform (zeros)."""
+    """``logits`` with illegal entries at ``MASKED_LOGIT``; a row without a legal action becomes uniform (zeros)."""
     legal = mask > 0
     masked = torch.where(legal, logits, torch.full_like(logits, MASKED_LOGIT))
     empty = ~legal.any(dim=-1, keepdim=True)

@@ -386,7 +386,8 @@ def train(args: Args) -> Path:
 
 def _progress_line(row: dict, total: int) -> str:
     line = (f"iter {row['iteration']:4d} | {row['time/total_timesteps']:>10,}/{total:,} decisions | "
-            f"{row['time/steps_per_second']:>7,.0f}/s | {row['time/seconds']:>6.0f} s | episodes {row['rollout/episodes']:4d} "
+            f"{row['time/steps_per_second']:>7,.0f}/s | {row['time/seconds']:>6.0f} s | "
+            f"episodes {row['rollout/episodes']:4d} "
             f"| entropy {row['train/entropy']:.3f} | vf loss {row['train/vf_loss']:.3f}")
     if not math.isnan(row["eval/win_rate"]):
         line += (f" | vs {PROGRESS_EVAL_OPPONENT}: {row['eval/win_rate']:.1%} "
