@@ -1,0 +1,273 @@
+"""Consistency checks of a Rail record: invariants of play and validation of saved states.
+
+``check_invariants(states, out, mp)`` writes, per record, 0 or the code of the
+first broken invariant (``INVARIANT_MESSAGES[code]``); ``make_validator(map)``
+returns ``validate_state(record) -> list[str]``, which checks one record field
+by field (numba kernels do not check bounds) and then runs the invariants.
+
+What is checked (sections in the messages): the decision agrees with
+``done``/``current``; money is conserved between the players and the bank
+except for prizes and bonuses (``sum(balance) = prizes + bonuses - account
+building``, §6.7-§6.9, §7.7, §7.9); every owned step is recorded consistently
+(owner bits, timestamps not in the future, counts) and paid for (the BP of all
+build events, a joint step once, equal the recorded spending, §6.6, §9.1);
+the networks are exactly the start cities plus the ends of owned steps and
+ferries (§0.3); touch fees are only recorded in non-city hexes of the payer's
+network (§6.8); chosen start cities are connected, and every connected city
+lies in some network (§6.4, §6.9); budgets are within their limits (§6.2,
+§7.10, §9.6).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES)
+from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, ST_A, ST_B, ST_COST, RailMap
+
+OK = 0
+INVARIANT_MESSAGES = (
+    "ok",
+    "num_players outside 2..6",
+    "context / current / done disagree: a finished game has GAME_OVER and current = -1, a live one a seat (§11.2)",
+    "money not conserved: sum of balances != prizes + bonuses - account building, or an absent seat holds money (§7.12)",
+    "step ownership inconsistent: owner bits, timestamps (0 < t_own <= t) or owned-step counts disagree (§0.2)",
+    "track not paid for: BP of the build events != recorded spending (§6.6, §9.1, §9.5)",
+    "a network is not the start city plus the ends of the seat's steps and ferries (§0.3), or a frontier bit set "
+    "disagrees with it (steps from the home network not owned by the seat)",
+    "a touch fee is recorded in a city hex or outside the payer's network (§6.8)",
+    "connected cities: a chosen start city is not connected, or a connected city lies in no network (§6.4, §6.9)",
+    "budget out of range: BP left negative, window BP above extension_cap, or the 10 % budget exceeded (§7.10, §9.6)",
+    "race state inconsistent: an entrant without a valid slot, or entries outside a race (§7.6)",
+    "n_decisions exceeds max_decisions",
+)
+
+
+@njit(cache=True, parallel=True)
+def check_invariants(states: np.ndarray, out: np.ndarray, mp) -> None:
+    """out[b] = 0 if record b keeps every invariant, else the code of the first broken one."""
+    for b in prange(states.shape[0]):
+        out[b] = check_one(states[b], mp)
+
+
+@njit(cache=True)
+def check_one(state, mp) -> int:
+    """The first broken invariant of one record (0 if none)."""
+    code = _check_decision(state)
+    if code == OK:
+        code = _check_money(state)
+    if code == OK:
+        code = _check_track(state, mp)
+    if code == OK:
+        code = _check_networks(state, mp)
+    if code == OK:
+        code = _check_cities_and_budgets(state, mp)
+    return code
+
+
+@njit(cache=True)
+def _check_decision(state) -> int:
+    n = np.int64(state["num_players"])
+    if n < 2 or n > MAX_PLAYERS:
+        return 1
+    if state["done"]:
+        if state["context"] != CTX_GAME_OVER or state["current"] != -1:
+            return 2
+    elif state["context"] < 0 or state["context"] >= CTX_GAME_OVER or state["current"] < 0 or state["current"] >= n:
+        return 2
+    if state["n_decisions"] > state["max_decisions"]:
+        return 11
+    return OK
+
+
+@njit(cache=True)
+def _check_money(state) -> int:
+    total = 0
+    for s in range(MAX_PLAYERS):
+        if s >= state["num_players"] and state["balance"][s] != 0:
+            return 3
+        total += state["balance"][s]
+    if total != np.int64(state["total_prizes"]) + np.int64(state["total_bonus"]) - np.int64(state["total_bank"]):
+        return 3
+    return OK
+
+
+@njit(cache=True)
+def _check_track(state, mp) -> int:
+    """Owner bits, timestamps, counts; BP of build events (distinct timestamps per step) = bp_spent."""
+    t_now = np.int64(state["t"])
+    counts = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    spent = 0
+    events = 0
+    stamps = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for e in range(mp.steps.shape[0]):
+        owners = np.int64(state["owners"][e])
+        distinct = 0
+        for s in range(MAX_PLAYERS):
+            t = np.int64(state["own_t"][s, e])
+            if ((owners >> s) & 1) != (1 if t > 0 else 0) or t < 0 or t > t_now:
+                return 4
+            if t > 0:
+                if s >= state["num_players"]:
+                    return 4
+                counts[s] += 1
+                new = True
+                for i in range(distinct):
+                    if stamps[i] == t:
+                        new = False
+                if new:
+                    stamps[distinct] = t
+                    distinct += 1
+        spent += distinct * np.int64(mp.steps[e, ST_COST])
+        events += distinct
+    for s in range(MAX_PLAYERS):
+        if counts[s] != state["n_owned"][s]:
+            return 4
+    for f in range(mp.ferries.shape[0]):
+        if state["ferry_owner"][f] >= 0:
+            spent += mp.ferries[f, FE_BUILD]
+            events += 1
+            if state["ferry_t"][f] <= 0 or state["ferry_t"][f] > t_now:
+                return 4
+    if events != t_now:
+        return 4  # one timestamp per build event (§0.2)
+    if spent != state["bp_spent"] or state["total_bank"] > state["bp_spent"] or state["total_bank"] < 0:
+        return 5
+    return OK
+
+
+@njit(cache=True)
+def _check_networks(state, mp) -> int:
+    """net bits = start city + ends of owned steps and ferries; touch bits in non-city hexes of the network."""
+    n_hexes = mp.hexes.shape[0]
+    expected = np.zeros(n_hexes, dtype=np.int64)
+    for s in range(MAX_PLAYERS):
+        sc = state["start_city"][s]
+        if sc >= 0:
+            expected[mp.city_hex[mp.start_cities[sc]]] |= 1 << s
+    for e in range(mp.steps.shape[0]):
+        owners = np.int64(state["owners"][e])
+        if owners:
+            expected[mp.steps[e, ST_A]] |= owners
+            expected[mp.steps[e, ST_B]] |= owners
+    for f in range(mp.ferries.shape[0]):
+        owner = np.int64(state["ferry_owner"][f])
+        if owner >= 0:
+            expected[mp.ferries[f, FE_A]] |= 1 << owner
+            expected[mp.ferries[f, FE_B]] |= 1 << owner
+    for h in range(n_hexes):
+        if expected[h] != state["net"][h]:
+            return 6
+    frontier = np.zeros(state["frontier"].shape[1], dtype=np.uint64)
+    for s in range(MAX_PLAYERS):
+        frontier[:] = 0
+        for e in range(mp.steps.shape[0]):
+            if (state["owners"][e] >> s) & 1:
+                continue
+            for end in range(2):
+                h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
+                if (state["net"][h] >> s) & 1 and mp.hexes[h, HX_COUNTRY] == HOME:
+                    frontier[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
+        for w in range(frontier.shape[0]):
+            if frontier[w] != state["frontier"][s, w]:
+                return 6
+    for h in range(n_hexes):
+        touched = np.int64(state["touched"][h])
+        if touched and (mp.hexes[h, HX_CITY] >= 0 or (touched & ~np.int64(state["net"][h])) != 0):
+            return 7
+    return OK
+
+
+@njit(cache=True)
+def _check_cities_and_budgets(state, mp) -> int:
+    n = np.int64(state["num_players"])
+    for s in range(n):
+        sc = state["start_city"][s]
+        if sc >= 0 and not state["connected"][mp.start_cities[sc]]:
+            return 8
+    for c in range(mp.city_hex.shape[0]):
+        if state["connected"][c] and state["net"][mp.city_hex[c]] == 0:
+            return 8
+    if state["bp_left"] < 0:
+        return 9
+    for s in range(n):
+        if state["window_bp"][s] > state["ext_cap"] or state["window_bp"][s] < 0:
+            return 9
+        if state["ext_10pct"] and state["bp_bought"][s] > state["race_income"][s] // 10:
+            return 9
+    in_race = state["context"] == CTX_RACE_ENTRY
+    for s in range(MAX_PLAYERS):
+        if state["entry"][s] != 0 and not in_race:
+            return 10
+        if state["entry"][s] == 2:
+            k = np.int64(state["entry_slot"][s])
+            if k < 0 or k >= N_ROUTE_OBJECTIVES or not state["cand_valid"][s, k]:
+                return 10
+    return OK
+
+
+# ---- validation of saved states -------------------------------------------------------------------------------------
+def make_validator(rail_map: RailMap):
+    """``validate_state(record) -> list[str]`` for a map: field ranges first, then the invariants."""
+    t = rail_map.tables
+    n_hexes, n_start, n_ferries = rail_map.n_hexes, len(t.start_cities), t.ferries.shape[0]
+    city_hexes = set(int(h) for h in t.city_hex)
+
+    def validate_state(record) -> list[str]:
+        errors: list[str] = []
+
+        def need(condition: bool, message: str) -> None:
+            if not condition:
+                errors.append(message)
+
+        n = int(record["num_players"])
+        need(2 <= n <= MAX_PLAYERS, f"num_players {n} outside 2..6")
+        if errors:
+            return errors
+        need(int(record["build_dice"]) in (1, 2), "build_dice must be 1 or 2")
+        need(1 <= int(record["n_prizes"]) <= 6, "n_prizes must be 1..6")
+        need(1 <= int(record["n_candidates"]) <= 3, "n_candidates must be 1..3")
+        need(int(record["resolution"]) in (0, 1) and int(record["ext_mode"]) in (0, 1, 2)
+             and int(record["end_mode"]) in (0, 1), "resolution, ext_mode or end_mode code out of range")
+        need(record["build_rounds"] >= 1 and record["max_races"] >= 1 and record["races_total"] >= 1
+             and record["intl_every"] >= 1 and record["d_min"] >= 1, "round and race limits must be >= 1")
+        need(0 <= int(record["context"]) < N_CONTEXTS, f"context {int(record['context'])} out of range")
+        need(-1 <= int(record["current"]) < n, "current must be a seat or -1")
+        need(0 <= int(record["start_player"]) < n, "start_player must be a seat")
+        need(0 <= int(record["n_forced"]) <= len(record["forced"]) and 0 <= int(record["forced_pos"])
+             <= int(record["n_forced"]), "scripted-chance queue counters out of range")
+        need(0 <= int(record["turn_pos"]) <= n, "turn_pos out of range")
+        for name in ("builder", "partner"):
+            need(-1 <= int(record[name]) < n, f"{name} must be a seat or -1")
+        need(int(record["funding"]) in (0, 1, 2), "funding code out of range")
+        need(bool(np.all((record["start_city"] >= -1) & (record["start_city"] < n_start))),
+             "start_city entries must be -1 or a start-city index")
+        need(bool(np.all((record["first_dir"] >= -1) & (record["first_dir"] < 6))), "first_dir must be -1..5")
+        need(bool(np.all((record["entry"] >= 0) & (record["entry"] <= 2))), "entry codes must be 0..2")
+        need(bool(np.all((record["entry_slot"] >= -1) & (record["entry_slot"] < N_ROUTE_OBJECTIVES))),
+             "entry_slot must be -1..2")
+        need(bool(np.all((record["cand_valid"] >= 0) & (record["cand_valid"] <= 1))), "cand_valid must be 0/1")
+        need(bool(np.all((record["connected"] >= 0) & (record["connected"] <= 1))), "connected must be 0/1")
+        need(not np.any(record["connected"][rail_map.n_cities:]), "connected entries beyond the map's cities")
+        need(bool(np.all((record["ferry_owner"] >= -1) & (record["ferry_owner"] < n))), "ferry_owner out of range")
+        need(not np.any(record["ferry_owner"][n_ferries:] >= 0), "a ferry beyond the map's list is owned")
+        start, goal, country = int(record["race_start"]), int(record["race_goal"]), int(record["race_country"])
+        need(start == -1 or start in city_hexes, "race_start must be -1 or a city hex")
+        need(goal == -1 or goal in city_hexes, "race_goal must be -1 or a city hex")
+        need(-1 <= country < len(rail_map.country_names) and country != 0, "race_country out of range")
+        if int(record["context"]) == CTX_RACE_ENTRY and not record["done"]:
+            need(start >= 0 and (goal >= 0) != (country > 0), "a race in progress needs a start and one goal")
+        need(bool(np.all((record["last_place"] >= -1) & (record["last_place"] < n))), "last_place out of range")
+        need(int(record["t"]) >= 0 and bool(np.all(record["own_t"] >= 0)), "timestamps must be >= 0")
+        need(bool(np.all(record["city_uses"] >= 0)), "city_uses must be >= 0")
+        need(int(record["funding"]) != FUND_ACCOUNT or int(record["builder"]) >= 0, "account funding needs a builder")
+        if errors:
+            return errors
+        code = check_one(np.array([record])[0], t)
+        if code:
+            errors.append(INVARIANT_MESSAGES[code])
+        return errors
+
+    return validate_state
+

@@ -1,0 +1,350 @@
+"""Action names, a text map and a picture of one Rail game (read-only).
+
+``make_renderers(rail_map)`` returns the three functions a map's ``Game`` binds:
+
+* ``action_to_string(state, action)``: a short stable name of any action id;
+* ``render_ansi(state)``: a compact text map with every player's lines, the
+  seats and the race;
+* ``render_rgb(state)``: an ``(H, W, 3)`` uint8 picture of the hex map (needs
+  matplotlib, the ``render`` extra).
+
+Each accepts one record and never writes to it.
+
+Decisions taken where the spec and the brief are silent:
+
+* **Hexes** are named by offset coordinates ``col,row`` (§0.2), a city hex by
+  its name too: ``29,9 Chicago``. A BUILD action names its source hex, the
+  direction and the other hex: ``build 29,9 Chicago W 28,9``. The source is
+  the end from which the pending builder may build (its network hex; the
+  canonical end when both or neither qualify), so a step reads as drawn from
+  the player's line. The other actions: ``end turn``, ``start in Chicago
+  (63)``, ``decline race``, ``enter race: cheapest route`` (with its pips and
+  fees when the slot is filled), ``propose co-build to player_2``, ``accept
+  co-build``, ``decline co-build``, ``fund with dice``, ``fund from account``,
+  ``build ferry <name>``.
+* **Text map**: one 3-character cell per hex, odd rows shifted right by one
+  character (the odd-r layout): a city shows its number, other hexes
+  ``.`` open, ``M`` mountain, ``~`` water, ``:`` / ``^`` foreign open /
+  mountain; the third character is the seat whose network holds the hex
+  (``0``-``5``), ``*`` for several, blank for none. The race start and goal
+  are marked ``S`` / ``G`` in that third character. Rivers are not drawn.
+* **Picture**: hexes coloured by terrain (foreign land paler), rivers as blue
+  sides, cities as white dots with their numbers (start cities as squares),
+  each seat's steps as lines in its colour (parallel lines offset so that
+  shared steps show every owner), the race start and goal ringed, the
+  observer-free candidate routes not drawn; the seats' balances in the title.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import one_record
+from .data import (CONTEXT_NAMES, CTX_BUILD, CTX_COOP_BUILD, CTX_EXT_BUILD, CTX_GAME_OVER,
+                   ENTRY_DECLINED, ENTRY_ENTERED, FUND_ACCOUNT, N_OTHER_ACTIONS, N_ROUTE_OBJECTIVES,
+                   OFF_BUILD_FERRY, OFF_CHOOSE_START, OFF_COOP_ACCEPT, OFF_COOP_DECLINE, OFF_COOP_PROPOSE,
+                   OFF_END_TURN, OFF_FUND_ACCOUNT, OFF_FUND_DICE, OFF_RACE_DECLINE, OFF_RACE_ENTER)
+from .maps import (DIRECTION_NAMES, HOME, HX_CITY, HX_COUNTRY, HX_NBR, HX_RIVER, HX_TERRAIN, ST_A, ST_B, ST_DIR,
+                   T_MOUNTAIN, T_OPEN, RailMap)
+
+SLOT_NAMES = ("cheapest", "fastest", "balanced", "reserved")
+SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")  # player_0 .. player_5
+
+
+def make_renderers(rail_map: RailMap):
+    """``(action_to_string, render_ansi, render_rgb)`` bound to a map."""
+
+    def action_to_string(state, action: int) -> str:
+        return action_name(rail_map, one_record(state), int(action))
+
+    def render_ansi(state) -> str:
+        return text_board(rail_map, one_record(state))
+
+    def render_rgb(state) -> np.ndarray:
+        return picture(rail_map, one_record(state))
+
+    return action_to_string, render_ansi, render_rgb
+
+
+# ---- names ------------------------------------------------------------------------------------------------------
+def hex_name(rail_map: RailMap, h: int) -> str:
+    """``col,row`` of a hex, with the city name when it holds one."""
+    col, row = rail_map.col_row(h)
+    city = int(rail_map.tables.hexes[h, HX_CITY])
+    return f"{col},{row} {rail_map.city_names[city]}" if city >= 0 else f"{col},{row}"
+
+
+def _city_label(rail_map: RailMap, city: int) -> str:
+    return f"{rail_map.city_names[city]} ({int(rail_map.tables.city_number[city])})"
+
+
+def step_source(rail_map: RailMap, state, e: int) -> int:
+    """The end of step e a BUILD action names first: the builder's network hex at home, else the canonical end."""
+    steps, hexes = rail_map.tables.steps, rail_map.tables.hexes
+    a, b = int(steps[e, ST_A]), int(steps[e, ST_B])
+    builder = int(state["builder"])
+    if builder >= 0 and int(state["context"]) in (CTX_BUILD, CTX_COOP_BUILD, CTX_EXT_BUILD):
+        usable = [h for h in (a, b) if (int(state["net"][h]) >> builder) & 1 and hexes[h, HX_COUNTRY] == HOME]
+        if len(usable) == 1:
+            return usable[0]
+    return a
+
+
+def action_name(rail_map: RailMap, state, action: int) -> str:
+    """The name of any action id in one record (module docstring)."""
+    t = rail_map.tables
+    base = rail_map.n_steps
+    if action < base:
+        src = step_source(rail_map, state, action)
+        a, b = int(t.steps[action, ST_A]), int(t.steps[action, ST_B])
+        dst = b if src == a else a
+        d = int(t.steps[action, ST_DIR]) if src == a else (int(t.steps[action, ST_DIR]) + 3) % 6
+        return f"build {hex_name(rail_map, src)} {DIRECTION_NAMES[d]} {hex_name(rail_map, dst)}"
+    off = action - base
+    n = int(state["num_players"])
+    if off == OFF_END_TURN:
+        return "end turn"
+    if OFF_CHOOSE_START <= off < OFF_RACE_DECLINE:
+        i = off - OFF_CHOOSE_START
+        return f"start in {_city_label(rail_map, int(t.start_cities[i]))}" if i < len(t.start_cities) \
+            else f"start city {i} (none)"
+    if off == OFF_RACE_DECLINE:
+        return "decline race"
+    if OFF_RACE_ENTER <= off < OFF_RACE_ENTER + 4:
+        k = off - OFF_RACE_ENTER
+        text = f"enter race: {SLOT_NAMES[k]} route"
+        p = int(state["current"])
+        if k < N_ROUTE_OBJECTIVES and p >= 0 and state["cand_valid"][p, k]:
+            fees = sum(min(int(state["fee_cap"]), int(state["cand_fee"][p, k, q])) for q in range(n) if q != p)
+            text += f" ({int(state['cand_pips'][p, k])} pips, {int(state['cand_steps'][p, k])} steps, fee {fees})"
+        return text
+    if OFF_COOP_PROPOSE + 1 <= off <= OFF_COOP_PROPOSE + 5:
+        j = off - OFF_COOP_PROPOSE
+        builder = int(state["builder"])
+        if builder >= 0 and j < n:
+            return f"propose co-build to player_{(builder + j) % n}"
+        return f"propose co-build to seat +{j}"
+    if off == OFF_COOP_ACCEPT:
+        return "accept co-build"
+    if off == OFF_COOP_DECLINE:
+        return "decline co-build"
+    if off == OFF_FUND_DICE:
+        return "fund with dice"
+    if off == OFF_FUND_ACCOUNT:
+        return "fund from account"
+    if OFF_BUILD_FERRY <= off < N_OTHER_ACTIONS:
+        f = off - OFF_BUILD_FERRY
+        return f"build ferry {rail_map.ferry_names[f]}" if f < len(rail_map.ferry_names) else f"ferry {f} (none)"
+    raise ValueError(f"action {action} is out of range")
+
+
+# ---- text -------------------------------------------------------------------------------------------------------
+def _cell(rail_map: RailMap, state, h: int) -> str:
+    t = rail_map.tables
+    city = int(t.hexes[h, HX_CITY])
+    terrain = int(t.hexes[h, HX_TERRAIN])
+    foreign = int(t.hexes[h, HX_COUNTRY]) != HOME
+    if city >= 0:
+        body = f"{int(t.city_number[city]):2d}"
+    elif terrain == T_OPEN:
+        body = " :" if foreign else " ."
+    elif terrain == T_MOUNTAIN:
+        body = " ^" if foreign else " M"
+    else:
+        body = " ~"
+    net = int(state["net"][h])
+    if h == int(state["race_start"]):
+        mark = "S"
+    elif h == int(state["race_goal"]):
+        mark = "G"
+    elif net == 0:
+        mark = " "
+    elif net & (net - 1):
+        mark = "*"
+    else:
+        mark = str(net.bit_length() - 1)
+    return body + mark
+
+
+def text_board(rail_map: RailMap, state) -> str:
+    """The text map, the seats and the race (module docstring)."""
+    lines = [_header(rail_map, state)]
+    for row in range(rail_map.height):
+        cells = "".join(_cell(rail_map, state, rail_map.hex_of(col, row)) for col in range(rail_map.width))
+        lines.append((" " if row & 1 else "") + cells.rstrip())
+    lines += _seat_lines(rail_map, state)
+    lines += _race_lines(rail_map, state)
+    return "\n".join(lines)
+
+
+def _header(rail_map: RailMap, state) -> str:
+    ctx = int(state["context"])
+    if ctx == CTX_GAME_OVER:
+        where = "game over"
+    elif state["operating"]:
+        where = f"race {int(state['race_k'])} ({CONTEXT_NAMES[ctx]})"
+    else:
+        where = f"build round {int(state['round']) + 1}/{int(state['build_rounds'])} ({CONTEXT_NAMES[ctx]})"
+    text = f"Rail, {rail_map.name}: {where}"
+    if ctx != CTX_GAME_OVER:
+        text += f"; to act: player_{int(state['current'])}"
+        if ctx in (CTX_BUILD, CTX_COOP_BUILD, CTX_EXT_BUILD):
+            if int(state["funding"]) == FUND_ACCOUNT:
+                b = int(state["builder"])
+                text += f", account funding ({int(state['ext_cap']) - int(state['window_bp'][b])} BP left in window)"
+            else:
+                text += f", {int(state['bp_left'])} BP left"
+                if ctx == CTX_COOP_BUILD:
+                    text += f" (co-build with player_{int(state['partner'])})"
+    return text
+
+
+def _seat_lines(rail_map: RailMap, state) -> list[str]:
+    lines = []
+    t = rail_map.tables
+    for s in range(int(state["num_players"])):
+        sc = int(state["start_city"][s])
+        start = rail_map.city_names[int(t.start_cities[sc])] if sc >= 0 else "-"
+        cities = sum(1 for c in range(rail_map.n_cities) if (int(state["net"][int(t.city_hex[c])]) >> s) & 1)
+        mark = ">" if s == int(state["current"]) else " "
+        first = "*" if s == int(state["start_player"]) else " "
+        lines.append(f"{mark}{first}player_{s}: ${int(state['balance'][s])}, start {start}, "
+                     f"{int(state['n_owned'][s])} steps, {cities} cities")
+    return lines
+
+
+def _race_lines(rail_map: RailMap, state) -> list[str]:
+    lines = []
+    n = int(state["num_players"])
+    start = int(state["race_start"])
+    if start >= 0:
+        goal = (hex_name(rail_map, int(state["race_goal"])) if int(state["race_goal"]) >= 0
+                else rail_map.country_names[int(state["race_country"])])
+        entries = []
+        for s in range(n):
+            e = int(state["entry"][s])
+            entries.append(f"player_{s} " + ("-" if e == 0 else "declined" if e == ENTRY_DECLINED
+                                              else SLOT_NAMES[int(state["entry_slot"][s])]))
+        lines.append(f"race {int(state['race_k'])}: {hex_name(rail_map, start)} -> {goal}; " + ", ".join(entries))
+        p = int(state["current"])
+        if p >= 0:
+            slots = [f"{SLOT_NAMES[k]} {int(state['cand_pips'][p, k])} pips"
+                     for k in range(N_ROUTE_OBJECTIVES) if state["cand_valid"][p, k]]
+            lines.append(f"candidates of player_{p}: " + (", ".join(slots) if slots else "none"))
+    elif int(state["race_k"]) > 0:
+        placed = sorted((int(state["last_place"][s]), s) for s in range(n) if int(state["last_place"][s]) >= 0)
+        result = ", ".join(f"player_{s} {place + 1}. (${int(state['last_prize'][s])})" for place, s in placed)
+        lines.append(f"last race: {result or 'no entrants'}")
+    return lines
+
+
+# ---- picture ----------------------------------------------------------------------------------------------------
+TERRAIN_COLOURS = {0: "#f4f1de", 1: "#a68a64", 2: "#8ecae6", 3: "#5fa8d3"}
+FOREIGN_COLOURS = {0: "#e9e9e9", 1: "#c8c8c8"}
+HEX_SIZE = 1.0  # circumradius in drawing units
+
+
+def hex_centre(rail_map: RailMap, h: int) -> tuple[float, float]:
+    """Drawing coordinates of a hex centre (pointy-top, odd-r; y grows downwards as on the map)."""
+    col, row = rail_map.col_row(h)
+    x = np.sqrt(3) * HEX_SIZE * (col + 0.5 * (row & 1))
+    y = 1.5 * HEX_SIZE * row
+    return x, y
+
+
+def picture(rail_map: RailMap, state, dpi: int = 80) -> np.ndarray:
+    """The hex map with terrain, rivers, cities, every seat's lines and the race (module docstring)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.collections import LineCollection, PolyCollection
+    except ImportError as missing:  # pragma: no cover
+        raise ImportError("render_mode='rgb_array' needs matplotlib: pip install 'wildwest_envs[render]'") from missing
+    t = rail_map.tables
+    n_hexes = rail_map.n_hexes
+    centres = np.array([hex_centre(rail_map, h) for h in range(n_hexes)])
+    angles = np.deg2rad(np.arange(6) * 60 + 30)
+    corners = np.stack([np.cos(angles), np.sin(angles)], axis=1) * HEX_SIZE
+    polys = centres[:, None, :] + corners[None, :, :]
+    colours = []
+    for h in range(n_hexes):
+        terrain = int(t.hexes[h, HX_TERRAIN])
+        foreign = int(t.hexes[h, HX_COUNTRY]) != HOME
+        colours.append(FOREIGN_COLOURS.get(terrain, TERRAIN_COLOURS[terrain]) if foreign else TERRAIN_COLOURS[terrain])
+    width = centres[:, 0].max() + 2
+    height = centres[:, 1].max() + 2
+    fig = plt.figure(figsize=(width / 2.6, height / 2.6 + 0.6), dpi=dpi)
+    ax = fig.add_axes([0, 0, 1, 0.94])
+    ax.add_collection(PolyCollection(polys, facecolors=colours, edgecolors="#bbbbbb", linewidths=0.3))
+    ax.add_collection(LineCollection(_river_sides(rail_map, centres), colors="#1d4ed8", linewidths=1.6))
+    _draw_lines(rail_map, state, centres, ax, LineCollection)
+    _draw_cities(rail_map, state, centres, ax)
+    ax.set_xlim(-1.5, width)
+    ax.set_ylim(height, -1.5)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    for s in range(int(state["num_players"])):
+        fig.text(0.01 + s * 0.16, 0.965, f"player_{s}: ${int(state['balance'][s])}", color=SEAT_COLOURS[s],
+                 fontsize=10, weight="bold")
+    fig.canvas.draw()
+    image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
+    plt.close(fig)
+    return image
+
+
+def _river_sides(rail_map: RailMap, centres: np.ndarray) -> list:
+    t = rail_map.tables
+    segments = []
+    for h in range(rail_map.n_hexes):
+        for d in range(6):
+            v = int(t.hexes[h, HX_NBR + d])
+            if v > h and t.hexes[h, HX_RIVER + d]:
+                mid = (centres[h] + centres[v]) / 2
+                direction = centres[v] - centres[h]
+                normal = np.array([-direction[1], direction[0]]) / np.linalg.norm(direction)
+                half = normal * HEX_SIZE / 2
+                segments.append([mid - half, mid + half])
+    return segments
+
+
+def _draw_lines(rail_map: RailMap, state, centres: np.ndarray, ax, line_collection) -> None:
+    t = rail_map.tables
+    n = int(state["num_players"])
+    for s in range(n):
+        segments = []
+        for e in np.flatnonzero(state["owners"] & (1 << s)):
+            a, b = int(t.steps[e, ST_A]), int(t.steps[e, ST_B])
+            owners = [q for q in range(n) if (int(state["owners"][e]) >> q) & 1]
+            k = owners.index(s)
+            direction = centres[b] - centres[a]
+            normal = np.array([-direction[1], direction[0]]) / np.linalg.norm(direction)
+            shift = normal * 0.18 * (k - (len(owners) - 1) / 2)
+            segments.append([centres[a] + shift, centres[b] + shift])
+        if segments:
+            ax.add_collection(line_collection(segments, colors=SEAT_COLOURS[s], linewidths=2.2))
+
+
+def _draw_cities(rail_map: RailMap, state, centres: np.ndarray, ax) -> None:
+    t = rail_map.tables
+    starts = set(int(c) for c in t.start_cities)
+    for c in range(rail_map.n_cities):
+        x, y = centres[int(t.city_hex[c])]
+        marker = "s" if c in starts else "o"
+        face = "#ffffff" if not state["connected"][c] else "#ffe066"
+        ax.plot([x], [y], marker=marker, markersize=9, markerfacecolor=face, markeredgecolor="black", zorder=5)
+        ax.text(x, y + 0.05, str(int(t.city_number[c])), fontsize=5.5, ha="center", va="center", zorder=6)
+    for h, colour in ((int(state["race_start"]), "#16a34a"), (int(state["race_goal"]), "#dc2626")):
+        if h >= 0:
+            x, y = centres[h]
+            ax.plot([x], [y], marker="o", markersize=17, markerfacecolor="none", markeredgecolor=colour,
+                    markeredgewidth=2.5, zorder=7)
+    if int(state["race_country"]) > 0:
+        goal = np.flatnonzero(t.hexes[:, HX_COUNTRY] == int(state["race_country"]))
+        ax.plot(centres[goal, 0], centres[goal, 1], "x", color="#dc2626", markersize=5, zorder=7)
+    for s in range(int(state["num_players"])):  # declared routes of the race being entered (§7.6)
+        slot = int(state["entry_slot"][s])
+        if int(state["entry"][s]) == ENTRY_ENTERED and slot >= 0:
+            on_route = np.flatnonzero((state["cand_hexes"] >> np.uint32(4 * s + slot)) & np.uint32(1))
+            ax.plot(centres[on_route, 0] + 0.25 * (s - 2.5) / 3, centres[on_route, 1], ".", color=SEAT_COLOURS[s],
+                    markersize=6, zorder=8)
