@@ -72,11 +72,11 @@ class GameAECEnv(AECEnv, EzPickle):
     # ---- spaces ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         """The ``Dict(observation, action_mask)`` space of an agent."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
         """The ``Discrete(n_actions)`` space of an agent."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
 
     # ---- episode -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -84,7 +84,12 @@ class GameAECEnv(AECEnv, EzPickle):
 
         ``options`` is accepted for PettingZoo compatibility and ignored: game
         options are fixed when the env is built (``env(**options)``).
+
+        Raises:
+            TypeError: ``seed`` is not an integer (``None`` draws one from the operating system).
         """
+        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"seed must be an integer or None, got {type(seed).__name__} {seed!r}")
         if seed is not None:
             self._run_seed, self._episode = int(seed), 0
         elif self._run_seed is None:
@@ -104,7 +109,9 @@ class GameAECEnv(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict:
         """``{"observation", "action_mask"}`` of ``agent``; the mask is all 0 off turn."""
-        seat = self._seat[agent]
+        seat = self._seat[self._known(agent)]
+        if self.states is None:
+            raise RuntimeError("call reset() before observe()")
         self.game.observe_kernel(self.states, self._seat_arrays[seat], self._obs_buffer)
         on_turn = not self._over and int(self.states[0]["current"]) == seat
         mask = self._mask_buffer[0].copy() if on_turn else self._no_actions.copy()
@@ -114,8 +121,13 @@ class GameAECEnv(AECEnv, EzPickle):
         """Apply ``action`` of ``agent_selection``; ``None`` for a finished agent.
 
         Raises ``ValueError`` (and changes nothing) for ``None`` before the end,
-        a non-integer, an out-of-range or an illegal action.
+        a non-integer, an out-of-range or an illegal action; ``RuntimeError`` before
+        ``reset()`` and once every agent has left a finished game.
         """
+        if self.states is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left it: call reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -160,6 +172,12 @@ class GameAECEnv(AECEnv, EzPickle):
         """Nothing to release."""
 
     # ---- private --------------------------------------------------------------------
+    def _known(self, agent) -> str:
+        """``agent`` if it is one of ``possible_agents``, else a ``KeyError`` naming them."""
+        if not isinstance(agent, str) or agent not in self._seat:
+            raise KeyError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
+        return agent
+
     def _refresh(self) -> None:
         """Recompute the legal mask and whether the game is over, once per change of state."""
         self.game.legal_mask_kernel(self.states, self._mask_buffer)

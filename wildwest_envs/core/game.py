@@ -27,6 +27,16 @@ Rewards (``returns``) are computed here from the game's ``scores`` and
 An unfinished game (or one cut by the decision cap) returns 0 to everybody. A
 game may also declare finished games *capped* (its own turn cap: reported as
 truncated, scores still stand) and *without result* (everybody gets 0).
+
+Input checking: numba kernels do not check bounds, so every method checks what
+it hands them first and raises ``TypeError`` / ``ValueError`` naming the
+problem: ``states`` must be a 1-D array of this game's records (writeable for
+``step``), ``out`` buffers of the exact shape and dtype, seats, seeds and
+actions integers in range. Loaded states (``from_json``, ``from_bytes``) are
+validated before any kernel sees them: the core fields (``validate_core``), then
+the game's ``validate_state_fn`` (which must prove every index a kernel uses in
+range), then the invariants and the legal mask. Records a caller edits by hand
+in memory are the caller's to ``validate``.
 """
 
 from __future__ import annotations
@@ -62,7 +72,8 @@ class Game:
         tiebreak_kernel: the numba batch kernels (see the module docstring).
         action_to_string_fn: ``(state, action) -> str`` for any action id.
         render_ansi_fn, render_rgb_fn: read-only renderers of one record.
-        validate_state_fn: ``(state) -> list[str]`` consistency errors of one record.
+        validate_state_fn: ``(state) -> list[str]`` consistency errors of one record; it must check the
+            range of every field a kernel uses as an index or loop bound before anything else.
         invariants_kernel: ``(states, out int32) -> None``; ``invariant_messages[code]``.
         score_scale: divisor of the ``"score"`` reward mode.
         resample_hidden_fn: ``(states, seats, seeds) -> states`` determinizer for search agents.
@@ -122,7 +133,7 @@ class Game:
         """
         opts = self.parse_options(**options)
         seeds = np.atleast_1d(np.asarray(seeds))
-        if seeds.ndim != 1 or not np.issubdtype(seeds.dtype, np.integer):
+        if seeds.ndim != 1 or seeds.dtype == np.bool_ or not np.issubdtype(seeds.dtype, np.integer):
             raise TypeError(f"seeds must be integers, got {seeds.dtype} of shape {seeds.shape}")
         states = np.zeros(len(seeds), dtype=self.state_dtype)
         self.init_kernel(states, seeds.astype(np.uint64), opts)
@@ -130,16 +141,23 @@ class Game:
 
     def init_batch(self, batch_size: int, seed: int = 0, offset: int = 0, **options) -> np.ndarray:
         """``batch_size`` fresh games: game ``i`` is seeded from ``(seed, offset + i)``."""
+        for what, value in (("batch_size", batch_size), ("offset", offset)):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
         return self.init(game_seeds(seed, batch_size, offset), **options)
 
     def current_player(self, states: np.ndarray) -> np.ndarray:
         """Seat to decide in each game, -1 for finished games."""
+        self._check_states(states)
         return states["current"].astype(np.int64)
 
     def legal_mask(self, states: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, n_actions)`` int8: 1 for each legal action (all 0 when finished)."""
+        self._check_states(states)
         if out is None:
             out = np.zeros((len(states), self.n_actions), dtype=np.int8)
+        else:
+            _check_out("out", out, (len(states), self.n_actions), np.int8)
         self.legal_mask_kernel(states, out)
         return out
 
@@ -149,21 +167,36 @@ class Game:
         With ``check`` (the default) every action of an unfinished game must be
         an integer in ``[0, n_actions)`` and legal; otherwise ``ValueError``
         names the game, the action and the legal ones, and NO game is changed.
-        ``check=False`` is the fast path for callers that sampled from the mask.
+        The actions of finished games (ended, or at the decision cap) are ignored.
+        ``check=False`` is the fast path for callers that sampled from the mask:
+        the kernels skip ended games but do not know the decision cap, so such a
+        caller stops stepping a game when ``finished`` says so.
         """
-        actions = self._check_actions(states, actions) if check else np.asarray(actions, np.int64)
+        self._check_states(states, writeable=True)
+        if not check:
+            self.step_kernel(states, np.asarray(actions, np.int64))
+            return
+        actions = self._check_actions(states, actions)
+        at_cap = ~states["done"] & (states["n_decisions"] >= states["max_decisions"])
+        if at_cap.any():  # truncated games are over: step only the others
+            live = ~at_cap
+            sub = states[live]
+            self.step_kernel(sub, actions[live])
+            states[live] = sub
+            return
         self.step_kernel(states, actions)
 
     def observe(self, states: np.ndarray, seats=None, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)`` float32 observations of ``seats`` (default: the seat to act)."""
+        self._check_states(states)
         if seats is None:
             seats = np.maximum(states["current"], 0)
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(states),))
-        if np.any(seats < 0) or np.any(seats >= states["num_players"]):
-            raise ValueError(f"observer seats {seats.tolist()} out of range for num_players")
+        seats = self._check_seats(states, seats, "observer seats")
         if out is None:
             out = np.zeros((len(states), self.obs_size), dtype=np.float32)
-        self.observe_kernel(states, np.ascontiguousarray(seats), out)
+        else:
+            _check_out("out", out, (len(states), self.obs_size), np.float32)
+        self.observe_kernel(states, seats, out)
         return out
 
     def terminal(self, states: np.ndarray) -> np.ndarray:
@@ -185,13 +218,14 @@ class Game:
 
     def scores(self, states: np.ndarray) -> np.ndarray:
         """``(B, max_players)`` int32 scores by the game's rules (0 for absent seats)."""
+        self._check_states(states)
         out = np.zeros((len(states), self.max_players), dtype=np.int32)
         self.scores_kernel(states, out)
         return out
 
     def returns(self, states: np.ndarray, reward_mode: str = "win") -> np.ndarray:
         """``(B, max_players)`` float32 final rewards (0 unless the game has ended with a result)."""
-        if reward_mode not in REWARD_MODES:
+        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
             raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
         scores = self.scores(states).astype(np.float64)
         ties = np.zeros((len(states), self.max_players), dtype=np.int32)
@@ -225,7 +259,8 @@ class Game:
         Search agents call this on a cloned state so that their simulations do
         not see the real upcoming shuffles and dice. Nothing observable changes.
         """
-        states["rng"] = np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(states),))
+        self._check_states(states, writeable=True)
+        states["rng"] = _seed_array(seeds, len(states))
         states["n_forced"] = 0
         states["forced_pos"] = 0
 
@@ -238,9 +273,9 @@ class Game:
         """
         if self.resample_hidden_fn is None:
             raise NotImplementedError(f"{self.name} has no resample_hidden_fn")
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(states),))
-        seeds = np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(states),))
-        return self.resample_hidden_fn(states, np.ascontiguousarray(seats), np.ascontiguousarray(seeds))
+        self._check_states(states)
+        seats = self._check_seats(states, seats, "observer seats")
+        return self.resample_hidden_fn(states, seats, _seed_array(seeds, len(states)))
 
     @staticmethod
     def clone(states: np.ndarray) -> np.ndarray:
@@ -251,11 +286,13 @@ class Game:
     def action_to_string(self, state, action: int) -> str:
         """Short readable name of ``action`` in ``state`` (one record)."""
         action = self.check_action_id(action)
-        return self.action_to_string_fn(one_record(state), action)
+        return self.action_to_string_fn(self._record(state), action)
 
     def string_to_action(self, state, text: str) -> int:
         """The action whose ``action_to_string`` is ``text`` (legal actions first)."""
-        record = one_record(state)
+        record = self._record(state)
+        if not isinstance(text, str):
+            raise TypeError(f"{self.name}: an action name is a string, got {type(text).__name__} {text!r}")
         mask = self.legal_mask(np.array([record]))[0]
         order = list(np.flatnonzero(mask)) + list(np.flatnonzero(mask == 0))
         for action in order:
@@ -266,22 +303,22 @@ class Game:
 
     def legal_action_strings(self, state) -> list[str]:
         """Names of the legal actions of one record."""
-        record = one_record(state)
+        record = self._record(state)
         mask = self.legal_mask(np.array([record]))[0]
         return [self.action_to_string_fn(record, int(a)) for a in np.flatnonzero(mask)]
 
     def render_ansi(self, state) -> str:
         """The text board of one record."""
-        return self.render_ansi_fn(one_record(state))
+        return self.render_ansi_fn(self._record(state))
 
     def render_rgb(self, state) -> np.ndarray:
         """An ``(H, W, 3)`` uint8 picture of one record."""
-        return self.render_rgb_fn(one_record(state))
+        return self.render_rgb_fn(self._record(state))
 
     # ---- saving and checking --------------------------------------------------
     def to_json(self, state) -> str:
         """A readable JSON document of one record (field names as keys)."""
-        return serialize.to_json(self.name, one_record(state))
+        return serialize.to_json(self.name, self._record(state))
 
     def from_json(self, text: str) -> np.ndarray:
         """A ``(1,)`` batch loaded from ``to_json`` output, validated field by field.
@@ -293,17 +330,100 @@ class Game:
         self.validate(states)
         return states
 
+    def to_bytes(self, states: np.ndarray) -> bytes:
+        """The raw bytes of a batch of records (``from_bytes`` loads them back)."""
+        self._check_states(states)
+        return states.tobytes()
+
+    def from_bytes(self, data: bytes | bytearray | memoryview) -> np.ndarray:
+        """A ``(B,)`` batch from ``to_bytes`` output, validated record by record before any kernel sees it.
+
+        Raises ``TypeError`` for a non-bytes argument and ``ValueError`` for a length that is
+        not a whole number of records or for any invalid record (``validate``).
+        """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"{self.name}: saved states are bytes, got {type(data).__name__}")
+        data = bytes(data)
+        if not data or len(data) % self.state_bytes:
+            raise ValueError(f"{self.name}: {len(data)} bytes is not a whole number of records "
+                             f"({self.state_bytes} bytes each)")
+        states = np.frombuffer(data, dtype=self.state_dtype).copy()
+        self.validate(states)
+        return states
+
     def validate(self, states: np.ndarray) -> None:
-        """Raise ``ValueError`` if any record is not a consistent game state."""
+        """Raise ``ValueError`` if any record is not a consistent game state.
+
+        The core fields are checked first (``validate_core``); only records that pass
+        reach the game's own ``validate_state_fn`` (whose job is to prove every index
+        a kernel uses in range), and only records that pass both reach the kernels:
+        every invariant must hold, an unfinished game must have a legal action and a
+        finished one none. An exception raised by the game's function on a malformed
+        record is reported as the record being invalid.
+        """
         if not isinstance(states, np.ndarray) or states.dtype != self.state_dtype:
-            raise TypeError(f"expected an array of {self.name} records")
-        for b, record in enumerate(np.atleast_1d(states)):
-            errors = self.validate_state_fn(record)
+            raise TypeError(f"expected an array of {self.name} records, got "
+                            f"{type(states).__name__} {getattr(states, 'dtype', '')}".rstrip())
+        batch = np.atleast_1d(states).reshape(-1)
+        for b, record in enumerate(batch):
+            errors = self.validate_core(record)
+            if not errors:
+                try:
+                    errors = list(self.validate_state_fn(record))
+                except Exception as error:  # noqa: BLE001 - a malformed record, reported as such
+                    errors = [f"the record cannot be checked ({type(error).__name__}: {error})"]
+            if not errors:  # its indices are in range now: the kernels may look at it
+                errors = self._kernel_errors(batch[b:b + 1])
             if errors:
                 raise ValueError(f"{self.name} state {b} is invalid: " + "; ".join(errors))
 
+    def _kernel_errors(self, one: np.ndarray) -> list[str]:
+        """The checks that need the kernels, on a ``(1,)`` batch the game's own checks passed.
+
+        Every invariant holds; an unfinished game has a legal action and a finished one none.
+        """
+        codes = np.zeros(1, dtype=np.int32)
+        self.invariants_kernel(one, codes)
+        if codes[0]:
+            return [f"invariant {int(codes[0])}: {self.invariant_messages[codes[0]]}"]
+        mask = np.zeros((1, self.n_actions), dtype=np.int8)
+        self.legal_mask_kernel(one, mask)
+        if bool(one["done"][0]) and mask.any():
+            return ["a finished game has legal actions"]
+        if not self.finished(one)[0] and not mask.any():
+            return [f"the pending decision of seat {int(one['current'][0])} has no legal action"]
+        return []
+
+    def validate_core(self, record) -> list[str]:
+        """Errors in the fields every record has (module docstring), checked before the game's own checks.
+
+        Booleans must be stored as 0 or 1; ``num_players`` within the game's range;
+        ``current`` a seat or -1; the decision counter non-negative and the cap at
+        least 1; the scripted-chance queue within its array (``core.rng``).
+        """
+        errors = []
+        raw = np.frombuffer(record.tobytes(), dtype=np.uint8)  # booleans as stored, not as numpy reads them
+        for name in record.dtype.names:
+            field_dtype, offset = record.dtype.fields[name][:2]
+            if field_dtype.base == np.bool_ and raw[offset:offset + field_dtype.itemsize].max(initial=0) > 1:
+                errors.append(f"field {name!r} holds a boolean that is neither 0 nor 1")
+        n = int(record["num_players"])
+        if not self.min_players <= n <= self.max_players:
+            errors.append(f"num_players {n} is outside {self.min_players}..{self.max_players}")
+        if not -1 <= int(record["current"]) < max(n, 0):
+            errors.append(f"current {int(record['current'])} is neither -1 nor a seat 0..{n - 1}")
+        if int(record["n_decisions"]) < 0 or int(record["max_decisions"]) < 1:
+            errors.append(f"n_decisions {int(record['n_decisions'])} must be >= 0 and max_decisions "
+                          f"{int(record['max_decisions'])} >= 1")
+        capacity = record["forced"].shape[0]
+        n_forced, pos = int(record["n_forced"]), int(record["forced_pos"])
+        if not (0 <= n_forced <= capacity and 0 <= pos):
+            errors.append(f"scripted chance: n_forced {n_forced} / forced_pos {pos} outside the queue of {capacity}")
+        return errors
+
     def invariant_violations(self, states: np.ndarray) -> list[tuple[int, str]]:
         """``(game index, message)`` for every record that breaks an invariant."""
+        self._check_states(states)
         codes = np.zeros(len(states), dtype=np.int32)
         self.invariants_kernel(states, codes)
         return [(int(b), self.invariant_messages[codes[b]]) for b in np.flatnonzero(codes)]
@@ -318,17 +438,22 @@ class Game:
         return int(action)
 
     def _check_actions(self, states: np.ndarray, actions) -> np.ndarray:
-        raw = np.asarray(actions)
+        if actions is None:
+            raise ValueError(f"{self.name}: expected {len(states)} actions, got None")
+        try:
+            raw = np.asarray(actions)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{self.name}: actions must be an array of {len(states)} integers ({error})") from None
         if raw.shape != (len(states),):
             raise ValueError(f"{self.name}: expected {len(states)} actions, got shape {raw.shape}")
         if raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.integer):
             raise ValueError(f"{self.name}: actions must be integers, got dtype {raw.dtype}")
-        actions = raw.astype(np.int64)
-        live = ~states["done"]
-        bad = live & ((actions < 0) | (actions >= self.n_actions))
+        live = ~self.finished(states)
+        bad = live & ((raw < 0) | (raw >= self.n_actions))  # compared before any cast: no wrap-around
         if bad.any():
             b = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{self.name}: action {actions[b]} of game {b} is out of range [0, {self.n_actions})")
+            raise ValueError(f"{self.name}: action {raw[b]} of game {b} is out of range [0, {self.n_actions})")
+        actions = np.where(live, raw, 0).astype(np.int64)
         masks = self.legal_mask(states)
         rows = np.arange(len(states))
         illegal = live & (masks[rows, np.clip(actions, 0, self.n_actions - 1)] == 0)
@@ -338,6 +463,60 @@ class Game:
             legal = {int(a): self.action_to_string_fn(states[b], int(a)) for a in np.flatnonzero(masks[b])}
             raise ValueError(f"{self.name}: illegal action {actions[b]} ({name!r}) in game {b}; legal: {legal}")
         return actions
+
+
+    def _check_states(self, states, writeable: bool = False) -> None:
+        """``TypeError`` unless ``states`` is a 1-D array of this game's records (writeable if asked)."""
+        if not isinstance(states, np.ndarray) or states.dtype != self.state_dtype:
+            got = f"an array of dtype {states.dtype}" if isinstance(states, np.ndarray) else type(states).__name__
+            raise TypeError(f"{self.name}: states must be an array of {self.name} records "
+                            f"(Game.init, from_json, from_bytes), got {got}")
+        if states.ndim != 1:
+            raise ValueError(f"{self.name}: states must be a 1-D batch of records, got shape {states.shape}")
+        if writeable and not states.flags.writeable:
+            raise ValueError(f"{self.name}: states is read-only; step and reseed change records in place")
+
+    def _check_seats(self, states: np.ndarray, seats, what: str) -> np.ndarray:
+        """``seats`` as a contiguous int64 ``(B,)`` array of seats of each game, or ``ValueError``/``TypeError``."""
+        raw = np.asarray(seats)
+        if raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.integer):
+            raise TypeError(f"{self.name}: {what} must be integers, got {raw.dtype} {seats!r}")
+        try:
+            raw = np.broadcast_to(raw, (len(states),))
+        except ValueError:
+            raise ValueError(f"{self.name}: {what} of shape {raw.shape} do not match {len(states)} games") from None
+        if np.any(raw < 0) or np.any(raw >= states["num_players"]):
+            raise ValueError(f"{self.name}: {what} {raw.tolist()} out of range for num_players "
+                             f"{states['num_players'].tolist()}")
+        return np.ascontiguousarray(raw, dtype=np.int64)
+
+    def _record(self, state):
+        """The one record of ``state`` (``one_record``), checked to be of this game."""
+        record = one_record(state)
+        if getattr(record, "dtype", None) != self.state_dtype:
+            raise TypeError(f"{self.name}: expected one {self.name} record, got {type(record).__name__} "
+                            f"{getattr(record, 'dtype', '')}".rstrip())
+        return record
+
+
+def _check_out(name: str, out, shape: tuple, dtype) -> None:
+    """``ValueError`` unless the output buffer ``out`` is a writeable C-contiguous array of ``shape`` and ``dtype``."""
+    if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
+        raise ValueError(f"{name} must be a writeable C-contiguous {np.dtype(dtype)} array of shape {shape}, got {got}")
+
+
+def _seed_array(seeds, n: int) -> np.ndarray:
+    """``seeds`` (one integer or ``n`` integers) as a contiguous uint64 ``(n,)`` array; negatives wrap."""
+    raw = np.asarray(seeds)
+    if raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.integer):
+        raise TypeError(f"seeds must be integers (64-bit generator states), got {raw.dtype} {seeds!r}")
+    try:
+        raw = np.broadcast_to(raw, (n,))
+    except ValueError:
+        raise ValueError(f"seeds of shape {raw.shape} do not match {n} games") from None
+    return np.ascontiguousarray(raw.astype(np.uint64))
 
 
 def one_record(state):

@@ -6,8 +6,11 @@ as nested lists. A position can therefore be written by hand, loaded, stepped
 and compared. Loading checks the document field by field before any kernel can
 see it (numba kernels do not check bounds): the game name, missing and extra
 fields, shapes, types (no floats or strings where integers belong, no integer
-outside the field's type), and then the game's own consistency checks
-(``Game.validate``). Every problem found is named in one ``ValueError``.
+outside the field's type, no list nested deeper than the field), and then the
+core and game consistency checks (``Game.validate``). Every problem found is
+named in one ``ValueError``; a hostile document (deeply nested, huge numbers,
+bytes that are not UTF-8) is a ``ValueError`` too, with values cut short in
+the message.
 """
 
 from __future__ import annotations
@@ -25,20 +28,24 @@ def to_json(game_name: str, record) -> str:
 
 def from_json(game_name: str, dtype: np.dtype, text: str) -> np.ndarray:
     """A ``(1,)`` batch from JSON text; raises ``ValueError`` on any malformed field."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ValueError(f"saved state must be JSON text, got {type(text).__name__}")
     try:
         document = json.loads(text)
-    except (TypeError, json.JSONDecodeError) as error:
+    except (TypeError, ValueError) as error:  # JSONDecodeError, or bytes that are not UTF-8
         raise ValueError(f"saved state is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ValueError("saved state is not valid JSON: nested too deeply") from None
     if not isinstance(document, dict) or set(document) != {"game", "state"}:
         raise ValueError('saved state must be an object with exactly the keys "game" and "state"')
     if document["game"] != game_name:
-        raise ValueError(f"saved state is of game {document['game']!r}, expected {game_name!r}")
+        raise ValueError(f"saved state is of game {_short(document['game'])}, expected {game_name!r}")
     fields = document["state"]
     if not isinstance(fields, dict):
         raise ValueError('"state" must be an object of fields')
     errors = []
     missing = [n for n in dtype.names if n not in fields]
-    extra = [n for n in fields if n not in dtype.names]
+    extra = [n if len(n) <= 60 else n[:57] + "..." for n in fields if n not in dtype.names]
     if missing:
         errors.append(f"missing fields {missing}")
     if extra:
@@ -57,6 +64,8 @@ def from_json(game_name: str, dtype: np.dtype, text: str) -> np.ndarray:
 def _load_field(record, name: str, field_dtype: np.dtype, value) -> str | None:
     """Store ``value`` into ``record[name]``; return an error message or None."""
     base, shape = field_dtype.base, field_dtype.shape
+    if not _nesting_at_most(value, len(shape)):
+        return f"field {name!r} is nested deeper than its shape {shape}"
     try:
         array = np.array(value, dtype=object)
     except ValueError:
@@ -67,12 +76,30 @@ def _load_field(record, name: str, field_dtype: np.dtype, value) -> str | None:
     for item in flat:
         if base == np.bool_:
             if not isinstance(item, bool):
-                return f"field {name!r} must hold booleans, got {item!r}"
+                return f"field {name!r} must hold booleans, got {_short(item)}"
         elif isinstance(item, bool) or not isinstance(item, int):
-            return f"field {name!r} must hold integers, got {item!r}"
+            return f"field {name!r} must hold integers, got {_short(item)}"
         else:
             info = np.iinfo(base)
             if not info.min <= item <= info.max:
-                return f"field {name!r} value {item} does not fit {base} [{info.min}, {info.max}]"
+                return f"field {name!r} value {_short(item)} does not fit {base} [{info.min}, {info.max}]"
     record[name] = np.array(flat.tolist(), dtype=base).reshape(shape) if shape else base.type(flat[0])
     return None
+
+
+def _nesting_at_most(value, depth: int) -> bool:
+    """Whether ``value`` has no list nested deeper than ``depth`` levels (checked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, list):
+            if level >= depth:
+                return False
+            stack.extend((x, level + 1) for x in item)
+    return True
+
+
+def _short(value, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a hostile document may hold huge values)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else f"<integer of {len(str(value))} digits>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
