@@ -22,7 +22,8 @@ determinized UCT over the game's flat action space.
   own information) is the simplest ISMCTS; the opponents' simulated choices
   come from determinized hands, never from the true ones.
 * **Iteration.** Sample a determinization, select down the tree, expand one
-  new node, then play uniformly random legal actions to the end of the game,
+  new node, then play uniformly random legal actions to the end of the game
+  (or the decision cap, which scores 0 like a truncated game),
   and back up ``game.returns(final, reward_mode)`` (``"rank"`` by default: a
   return in [-1, 1] for every seat; each edge is credited with the return of
   the seat that chose it).
@@ -143,13 +144,14 @@ class ISMCTSAgent(BatchAgent):
         nodes: list[_Node | None] = [root] * width
         paths: list[list[tuple[_Node, int, int]]] = [[] for _ in range(width)]
         masks = np.zeros((width, game.n_actions), dtype=np.int8)
-        while not sims["done"].all():  # every game ends by its rules (no turn cap needed here)
+        over = game.finished(sims)
+        while not over.all():
             game.legal_mask(sims, masks)
             _SAMPLE_LEGAL(masks, rollout_rng, actions)
             current = game.current_player(sims)
             for i in range(width):
                 node = nodes[i]
-                if node is None or sims["done"][i]:
+                if node is None or over[i]:
                     continue
                 a = node.select(np.flatnonzero(masks[i]), self.exploration, self.rng)
                 node.visits[a] += 1  # virtual visit; the return is added at backup
@@ -161,12 +163,24 @@ class ISMCTSAgent(BatchAgent):
                     nodes[i] = None
                 else:
                     nodes[i] = child
-            actions[sims["done"]] = 0
+            actions[sims["done"]] = 0  # ignored by the kernels; a row cut by the cap steps on legally
             game.step(sims, actions, check=False)
+            over |= game.finished(sims)
         returns = game.returns(sims, self.reward_mode)
+        returns[_cut_by_the_cap(sims)] = 0.0  # a truncated game has no result (core.game)
         for i in range(width):
             for node, a, actor in paths[i]:
                 node.total[a] += returns[i, actor]
+
+
+def _cut_by_the_cap(sims: np.ndarray) -> np.ndarray:
+    """Rollouts that reached the decision cap (``max_decisions``) before their game ended.
+
+    The kernels do not stop at the cap (``core.game``), so a row cut by it steps on while
+    the other rows of its wave finish; it reached the cap unfinished if it is still not
+    done, or ended only after more than ``max_decisions`` decisions.
+    """
+    return ~sims["done"] | (sims["n_decisions"] > sims["max_decisions"])
 
 
 __all__ = ["ISMCTSAgent"]

@@ -7,6 +7,20 @@ Two ways to build one:
   ``config.json`` (in the directory, or next to the ``.zip`` or one folder up, as
   for ``<run>/checkpoints/model_<n>_steps.zip``) is read into ``agent.config``
   when there is one, so callers can check the game and player count.
+
+  Loading is safe: a checkpoint is read as data, never run as code. SB3's own
+  ``MaskablePPO.load`` unpickles parts of the zip (spaces, schedules, the policy
+  class), and unpickling a hostile file executes whatever it says. Instead the
+  zip's CRCs are checked, the JSON ``data`` member is read as JSON only (its
+  pickled entries are never unpickled; the policy class is read from its pickle
+  opcodes without executing them and must be ``MaskableActorCriticPolicy``), the
+  spaces are rebuilt from their readable fields (``_shape``, ``n``), only plain
+  JSON ``policy_kwargs`` are accepted, and the weights come from ``policy.pth``
+  through ``torch.load(weights_only=True)``, then must match the rebuilt network
+  exactly and be finite. Anything else is a ``ValueError`` naming the problem
+  (``UnsafeCheckpointError``). The zip's CRCs catch accidental corruption; an
+  edit that keeps the format valid loads as other weights (there is no signature),
+  never as code.
 * ``PolicyAgent.from_model(model)``: a *snapshot* of a live model, as the
   trainer's opponent pool uses. The policy network is rebuilt and its weights
   copied, so later training of ``model`` does not change the snapshot.
@@ -24,17 +38,30 @@ This is the only module of ``agents/`` that imports torch and sb3-contrib.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import io
 import json
+import pickletools
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import torch
-from sb3_contrib import MaskablePPO
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from .base import BatchAgent
 
 MODEL_FILE = "model.zip"  # a run directory's final checkpoint (training.train)
 CONFIG_FILE = "config.json"  # a run directory's settings: at least {"game", "num_players"}
+POLICY_CLASS = ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy")  # the one class accepted
+SAFE_POLICY_KWARGS = ("net_arch", "ortho_init", "share_features_extractor", "normalize_images")
+MAX_MEMBER_BYTES = {"data": 64 * 2**20, "policy.pth": 2**30}  # larger members are refused unread
+
+
+class UnsafeCheckpointError(ValueError):
+    """A checkpoint file that is corrupt, foreign, or would need code to be run to load it."""
 
 
 class PolicyAgent(BatchAgent):
@@ -62,11 +89,11 @@ class PolicyAgent(BatchAgent):
 
         Raises:
             FileNotFoundError: no checkpoint at ``path``.
+            UnsafeCheckpointError: a corrupt, tampered or foreign file (module docstring).
         """
         model_path = checkpoint_file(path)
-        with torch.random.fork_rng(devices=[]):  # network init before loading must not use the global RNG
-            model = MaskablePPO.load(model_path, device="cpu")
-        return cls(model.policy, f"policy:{path}", deterministic, seed, read_config(model_path))
+        policy = load_policy(model_path)
+        return cls(policy, f"policy:{path}", deterministic, seed, read_config(model_path))
 
     @classmethod
     def from_model(cls, model, deterministic: bool = True, seed: int = 0, name: str | None = None) -> PolicyAgent:
@@ -118,3 +145,111 @@ def read_config(model_path: str | Path) -> dict:
         if (folder / CONFIG_FILE).is_file():
             return json.loads((folder / CONFIG_FILE).read_text())
     return {}
+
+
+# ---- safe loading of an SB3 checkpoint (module docstring) --------------------------------------------
+def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
+    """The policy network of a MaskablePPO ``.zip``, rebuilt on the CPU without unpickling anything.
+
+    Raises:
+        UnsafeCheckpointError: the file is not a zip, a member is corrupt (CRC) or too large, it is
+            not a MaskablePPO checkpoint, or its weights are not plain finite tensors of the network.
+    """
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise UnsafeCheckpointError(f"{path} is not a checkpoint zip: {error}") from None
+    with archive:
+        try:
+            data = json.loads(_member(archive, path, "data"))
+        except (ValueError, RecursionError) as error:
+            raise UnsafeCheckpointError(f"{path}: member 'data' is not JSON: {str(error)[:200]}") from None
+        weights = _member(archive, path, "policy.pth")
+        bad = _first_corrupt_member(archive)
+        if bad is not None:
+            raise UnsafeCheckpointError(f"{path}: member {bad!r} is corrupt (CRC mismatch): the file was changed")
+    if not isinstance(data, dict):
+        raise UnsafeCheckpointError(f"{path}: 'data' is not a stable-baselines3 settings object")
+    _check_policy_class(path, data.get("policy_class"))
+    observation_space, action_space = _spaces(path, data)
+    kwargs = data.get("policy_kwargs") or {}
+    if not isinstance(kwargs, dict) or set(kwargs) - set(SAFE_POLICY_KWARGS) or ":serialized:" in json.dumps(kwargs):
+        raise UnsafeCheckpointError(f"{path}: policy_kwargs {sorted(kwargs) if isinstance(kwargs, dict) else kwargs!r}"
+                                    f" are not plain JSON of {SAFE_POLICY_KWARGS}; the safe loader cannot rebuild them")
+    try:
+        state = torch.load(io.BytesIO(weights), map_location="cpu", weights_only=True)
+    except Exception as error:  # noqa: BLE001 - an unsafe or corrupt pickle, refused whatever the reason
+        raise UnsafeCheckpointError(f"{path}: policy.pth is not a plain tensor file (torch.load with "
+                                    f"weights_only=True refused it: {str(error).splitlines()[0][:200]})") from None
+    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()):
+        raise UnsafeCheckpointError(f"{path}: policy.pth does not hold a state dict of tensors")
+    with torch.random.fork_rng(devices=[]):  # network init before loading must not use the global RNG
+        try:
+            policy = MaskableActorCriticPolicy(observation_space, action_space, lambda _: 0.0, **kwargs)
+        except (TypeError, ValueError) as error:
+            raise UnsafeCheckpointError(f"{path}: cannot build the policy from {kwargs}: {error}") from None
+    try:
+        policy.load_state_dict(state, strict=True)
+    except RuntimeError as error:
+        raise UnsafeCheckpointError(f"{path}: the weights do not fit the network: {str(error)[:300]}") from None
+    if not all(torch.isfinite(v).all() for v in state.values() if v.is_floating_point()):
+        raise UnsafeCheckpointError(f"{path}: the weights hold NaN or infinite values")
+    return policy.to("cpu")
+
+
+def _member(archive: zipfile.ZipFile, path, name: str) -> bytes:
+    """The bytes of a required member, refused if missing or larger than ``MAX_MEMBER_BYTES``."""
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        raise UnsafeCheckpointError(f"{path} is not a stable-baselines3 checkpoint: no {name!r} member "
+                                    f"(members: {archive.namelist()[:10]})") from None
+    if info.file_size > MAX_MEMBER_BYTES[name]:
+        raise UnsafeCheckpointError(f"{path}: member {name!r} is {info.file_size} bytes, over the limit")
+    try:
+        return archive.read(name)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+        raise UnsafeCheckpointError(f"{path}: member {name!r} is corrupt: {error}") from None
+
+
+def _first_corrupt_member(archive: zipfile.ZipFile) -> str | None:
+    """The first member whose CRC does not match its data (``ZipFile.testzip``), None if all do."""
+    try:
+        return archive.testzip()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+        return f"? ({error})"
+
+
+def _check_policy_class(path, entry) -> None:
+    """The pickled policy class reference must name ``POLICY_CLASS`` (opcodes read, never executed)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get(":serialized:"), str):
+        raise UnsafeCheckpointError(f"{path}: no policy class recorded: not a MaskablePPO checkpoint")
+    try:
+        blob = base64.b64decode(entry[":serialized:"], validate=True)
+        ops = list(pickletools.genops(blob))
+    except (binascii.Error, ValueError, EOFError) as error:
+        raise UnsafeCheckpointError(f"{path}: the policy class record is malformed: {error}") from None
+    names = [arg for op, arg, _ in ops if op.name in ("SHORT_BINUNICODE", "BINUNICODE", "UNICODE")]
+    globals_ = [tuple(arg.split(" ", 1)) for op, arg, _ in ops if op.name in ("GLOBAL", "INST")]
+    kinds = {op.name for op, _, _ in ops} - {"PROTO", "FRAME", "MEMOIZE", "STOP", "SHORT_BINUNICODE", "BINUNICODE",
+                                              "UNICODE", "STACK_GLOBAL", "GLOBAL", "BINPUT", "PUT"}
+    found = tuple(names[:2]) if not globals_ else globals_[0]
+    if kinds or found != POLICY_CLASS or len(names) + len(globals_) > 2:
+        raise UnsafeCheckpointError(f"{path}: the policy class is {'.'.join(found) or '?'} with opcodes "
+                                    f"{sorted(kinds)}, not {'.'.join(POLICY_CLASS)}: a foreign or tampered checkpoint")
+
+
+def _spaces(path, data: dict) -> tuple[spaces.Box, spaces.Discrete]:
+    """The observation and action spaces, from the readable fields SB3 stores beside their pickles."""
+    obs, act = data.get("observation_space"), data.get("action_space")
+    try:
+        shape = tuple(int(x) for x in obs["_shape"])
+        n = int(act["n"])
+        if obs[":type:"] != "<class 'gymnasium.spaces.box.Box'>" or obs.get("dtype") != "float32" \
+                or act[":type:"] != "<class 'gymnasium.spaces.discrete.Discrete'>" or int(act.get("start", 0)) != 0 \
+                or len(shape) != 1 or not 0 < shape[0] < 2**24 or not 1 < n < 2**24:
+            raise ValueError("unexpected spaces")
+    except (TypeError, KeyError, ValueError):
+        raise UnsafeCheckpointError(f"{path}: the spaces are not a flat float32 Box and a Discrete from 0 "
+                                    f"(what every wildwest_envs game uses)") from None
+    return spaces.Box(-np.inf, np.inf, shape, np.float32), spaces.Discrete(n)
