@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit, prange
 
 from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES)
-from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, ST_A, ST_B, ST_COST, RailMap
+from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, HX_STEP, ST_A, ST_B, ST_COST, RailMap
 
 OK = 0
 INVARIANT_MESSAGES = (
@@ -101,16 +101,17 @@ def _check_track(state, mp) -> int:
     spent = 0
     events = 0
     stamps = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    n = np.int64(state["num_players"])
     for e in range(mp.steps.shape[0]):
         owners = np.int64(state["owners"][e])
+        if owners >> n:
+            return 4  # an absent seat owns a step
         distinct = 0
-        for s in range(MAX_PLAYERS):
+        for s in range(n):
             t = np.int64(state["own_t"][s, e])
             if ((owners >> s) & 1) != (1 if t > 0 else 0) or t < 0 or t > t_now:
                 return 4
             if t > 0:
-                if s >= state["num_players"]:
-                    return 4
                 counts[s] += 1
                 new = True
                 for i in range(distinct):
@@ -121,6 +122,10 @@ def _check_track(state, mp) -> int:
                     distinct += 1
         spent += distinct * np.int64(mp.steps[e, ST_COST])
         events += distinct
+    for s in range(n, MAX_PLAYERS):
+        for e in range(mp.steps.shape[0]):
+            if state["own_t"][s, e] != 0:
+                return 4
     for s in range(MAX_PLAYERS):
         if counts[s] != state["n_owned"][s]:
             return 4
@@ -160,15 +165,16 @@ def _check_networks(state, mp) -> int:
         if expected[h] != state["net"][h]:
             return 6
     frontier = np.zeros(state["frontier"].shape[1], dtype=np.uint64)
+    n = np.int64(state["num_players"])
     for s in range(MAX_PLAYERS):
         frontier[:] = 0
-        for e in range(mp.steps.shape[0]):
-            if (state["owners"][e] >> s) & 1:
-                continue
-            for end in range(2):
-                h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
+        if s < n:  # expected: the steps of the seat's home network hexes, less the seat's own steps
+            for h in range(n_hexes):
                 if (state["net"][h] >> s) & 1 and mp.hexes[h, HX_COUNTRY] == HOME:
-                    frontier[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
+                    for d in range(6):
+                        e = mp.hexes[h, HX_STEP + d]
+                        if e >= 0 and not (state["owners"][e] >> s) & 1:
+                            frontier[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
         for w in range(frontier.shape[0]):
             if frontier[w] != state["frontier"][s, w]:
                 return 6
