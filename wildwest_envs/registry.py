@@ -14,6 +14,7 @@ GAMES: dict[str, str] = {
     "colt_express_v0": "wildwest_envs.colt_express_v0",
     "wild_west_express_v0": "wildwest_envs.wild_west_express_v0",
     "way_out_west_v0": "wildwest_envs.way_out_west_v0",
+    "rail_v0": "wildwest_envs.rail_v0",
 }
 PETTINGZOO_NAMESPACE = "wildwest_envs"
 
