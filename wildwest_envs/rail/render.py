@@ -29,10 +29,11 @@ Decisions taken where the spec and the brief are silent:
   (``0``-``5``), ``*`` for several, blank for none. The race start and goal
   are marked ``S`` / ``G`` in that third character. Rivers are not drawn.
 * **Picture**: hexes coloured by terrain (foreign land paler), rivers as blue
-  sides, cities as white dots with their numbers (start cities as squares),
+  sides, cities as white dots with their numbers (yellow once connected; start cities as squares),
   each seat's steps as lines in its colour (parallel lines offset so that
-  shared steps show every owner), the race start and goal ringed, the
-  observer-free candidate routes not drawn; the seats' balances in the title.
+  shared steps show every owner), the race start (green) and goal (red) ringed,
+  the declared routes of the race's entrants as dots in their colours; the
+  seats' balances in the title.
 """
 
 from __future__ import annotations
@@ -240,6 +241,7 @@ def _race_lines(rail_map: RailMap, state) -> list[str]:
 
 # ---- picture ----------------------------------------------------------------------------------------------------
 TERRAIN_COLOURS = {0: "#f4f1de", 1: "#a68a64", 2: "#8ecae6", 3: "#5fa8d3"}
+RIVER_COLOUR = "#7dd3fc"  # light sky blue: distinct from every seat colour
 FOREIGN_COLOURS = {0: "#e9e9e9", 1: "#c8c8c8"}
 HEX_SIZE = 1.0  # circumradius in drawing units
 
@@ -277,7 +279,7 @@ def picture(rail_map: RailMap, state, dpi: int = 80) -> np.ndarray:
     fig = plt.figure(figsize=(width / 2.6, height / 2.6 + 0.6), dpi=dpi)
     ax = fig.add_axes([0, 0, 1, 0.94])
     ax.add_collection(PolyCollection(polys, facecolors=colours, edgecolors="#bbbbbb", linewidths=0.3))
-    ax.add_collection(LineCollection(_river_sides(rail_map, centres), colors="#1d4ed8", linewidths=1.6))
+    ax.add_collection(LineCollection(_river_sides(rail_map, centres), colors=RIVER_COLOUR, linewidths=2.4))
     _draw_lines(rail_map, state, centres, ax, LineCollection)
     _draw_cities(rail_map, state, centres, ax)
     ax.set_xlim(-1.5, width)
@@ -332,12 +334,13 @@ def _draw_cities(rail_map: RailMap, state, centres: np.ndarray, ax) -> None:
         x, y = centres[int(t.city_hex[c])]
         marker = "s" if c in starts else "o"
         face = "#ffffff" if not state["connected"][c] else "#ffe066"
-        ax.plot([x], [y], marker=marker, markersize=9, markerfacecolor=face, markeredgecolor="black", zorder=5)
-        ax.text(x, y + 0.05, str(int(t.city_number[c])), fontsize=5.5, ha="center", va="center", zorder=6)
+        ax.plot([x], [y], marker=marker, markersize=13, markerfacecolor=face, markeredgecolor="black", zorder=5)
+        ax.text(x, y + 0.05, str(int(t.city_number[c])), fontsize=7, ha="center", va="center", zorder=6,
+                weight="bold")
     for h, colour in ((int(state["race_start"]), "#16a34a"), (int(state["race_goal"]), "#dc2626")):
         if h >= 0:
             x, y = centres[h]
-            ax.plot([x], [y], marker="o", markersize=17, markerfacecolor="none", markeredgecolor=colour,
+            ax.plot([x], [y], marker="o", markersize=22, markerfacecolor="none", markeredgecolor=colour,
                     markeredgewidth=2.5, zorder=7)
     if int(state["race_country"]) > 0:
         goal = np.flatnonzero(t.hexes[:, HX_COUNTRY] == int(state["race_country"]))
