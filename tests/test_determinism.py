@@ -56,7 +56,8 @@ def play(game, states: np.ndarray, rngs: np.ndarray, rows=None, between=None, ma
     masks = np.zeros((len(states), game.n_actions), dtype=np.int8)
     actions = np.zeros(len(states), dtype=np.int64)
     for _ in range(max_steps):
-        live = [r for r in rows if not game.finished(states[r:r + 1])[0]]
+        finished = game.finished(states)
+        live = [r for r in rows if not finished[r]]
         if not live:
             break
         game.legal_mask(states, masks)
@@ -202,7 +203,7 @@ def test_reseed_changes_the_generator_and_nothing_else(name):
     """``reseed`` rewrites only the chance fields: every other byte, every seat's observation, the mask
     and the action names are unchanged; the scripted-chance queue is dropped."""
     game = get_game(name)
-    states = mid_game_states(game, 8, 40)
+    states = mid_game_states(game, 4, 40)
     states["n_forced"] = 1  # a scripted outcome pending: reseed must drop it
     states["forced_pos"] = 0
     reseeded = game.clone(states)
@@ -223,7 +224,7 @@ def test_reseed_changes_the_generator_and_nothing_else(name):
 def test_reseed_changes_future_chance_reproducibly(name):
     """With the same actions, reseeded games diverge from the originals; one reseed seed gives one future."""
     game = get_game(name)
-    states = mid_game_states(game, 8, 41)
+    states = mid_game_states(game, 4, 41)
     rows = range(len(states))
     original = play(game, game.clone(states), action_rngs(rows))
     a, b = game.clone(states), game.clone(states)

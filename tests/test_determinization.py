@@ -131,7 +131,7 @@ def test_canonical_form_the_result_depends_only_on_what_the_seat_knows(positions
 
 
 # ---- the ISMCTS agent on every game ------------------------------------------------------------
-def _decision_positions(game, n: int = 3) -> np.ndarray:
+def _decision_positions(game, n: int = 2) -> np.ndarray:
     """A few mid-game positions with at least two legal actions."""
     states = mid_game_states(game, 4, 77)
     masks = game.legal_mask(states)
@@ -167,6 +167,6 @@ def test_mcts_plays_the_same_move_from_the_truth_and_from_a_determinization(name
     masks = game.legal_mask(states)
     other = game.resample_hidden(states, seats, game_seeds(5, len(states)))
     obs = game.observe(states, seats)
-    a = ISMCTSAgent(game, simulations=12, wave=4, seed=9).act_batch(obs, masks, states, seats)
-    b = ISMCTSAgent(game, simulations=12, wave=4, seed=9).act_batch(obs, masks, other, seats)
+    a = ISMCTSAgent(game, simulations=8, wave=4, seed=9).act_batch(obs, masks, states, seats)
+    b = ISMCTSAgent(game, simulations=8, wave=4, seed=9).act_batch(obs, masks, other, seats)
     np.testing.assert_array_equal(a, b)
