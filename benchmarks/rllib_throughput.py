@@ -45,26 +45,28 @@ def measure(game: str, players: int, num_env_runners: int, batched: bool, num_en
             return time.perf_counter(), env_seconds
 
         def sample(runner):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             episodes = runner.sample(num_timesteps=steps)
-            return sum(len(e) for e in episodes), time.perf_counter() - start
+            return sum(len(e) for e in episodes), time.perf_counter() - start, time.process_time() - cpu
 
         group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
         before = group.foreach_env_runner(timers, local_env_runner=False)
-        decisions, sampling, wall = 0, 0.0, 0.0
+        decisions, sampling, cpu, wall = 0, 0.0, 0.0, 0.0
         for _ in range(rounds):
             start = time.perf_counter()
             parts = group.foreach_env_runner(sample, local_env_runner=False)
             wall += time.perf_counter() - start
             decisions += sum(p[0] for p in parts)
             sampling += sum(p[1] for p in parts)
+            cpu += sum(p[2] for p in parts)
         after = group.foreach_env_runner(timers, local_env_runner=False)
         env_side = sum(a[1] - b[1] for a, b in zip(after, before))
         algo.stop()
     finally:
         ray.shutdown()
     return {"runners": num_env_runners, "batched": batched, "decisions_per_s": decisions / wall,
-            "env_share": env_side / sampling}
+            "env_share": env_side / sampling, "cpu_ms_per_1k": 1e6 * cpu / decisions,
+            "cpu_share": cpu / sampling}
 
 
 def main(argv: list[str] | None = None) -> str:
@@ -100,13 +102,19 @@ def main(argv: list[str] | None = None) -> str:
         "- env side: engine + building RLlib's dicts, inside the env; the rest of the runner's time is RLlib's "
         "(module forward passes, connectors, episodes)",
         "",
-        "| env runners | games stepped by | decisions/s (all runners) | × 1 runner | env side of runner time |",
-        "|---:|---|---:|---:|---:|",
+        "- runner CPU: CPU seconds of the runner processes per 1,000 decisions, and their CPU time as a share of "
+        "their wall time (below 100%: the runners waited for a core; on an idle machine with a core per runner, "
+        "decisions/s ≈ runners × 1,000 / CPU ms per 1,000)",
+        "",
+        "| env runners | games stepped by | decisions/s (all runners) | × 1 runner | env side of runner time "
+        "| runner CPU ms / 1,000 decisions | runner CPU / wall |",
+        "|---:|---|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         how = "one batched engine call" if r["batched"] else "RLlib's loop over single-game envs"
         lines.append(f"| {r['runners']} | {how} | {r['decisions_per_s']:,.0f} | "
-                     f"{r['decisions_per_s'] / base[r['batched']]:.2f} | {r['env_share']:.1%} |")
+                     f"{r['decisions_per_s'] / base[r['batched']]:.2f} | {r['env_share']:.1%} | "
+                     f"{r['cpu_ms_per_1k']:,.0f} | {r['cpu_share']:.0%} |")
     lines += ["", f"command: `python -m benchmarks.rllib_throughput --output {args.output or '<file>'}`", ""]
     text = "\n".join(lines)
     if args.output:
