@@ -101,7 +101,6 @@ def main(argv: list[str] | None = None) -> str:
         f"after a warm-up round; default PPO network of training.rllib_train (256, 256 ReLU), exploration sampling",
         "- env side: engine + building RLlib's dicts, inside the env; the rest of the runner's time is RLlib's "
         "(module forward passes, connectors, episodes)",
-        "",
         "- runner CPU: CPU seconds of the runner processes per 1,000 decisions, and their CPU time as a share of "
         "their wall time (below 100%: the runners waited for a core; on an idle machine with a core per runner, "
         "decisions/s ≈ runners × 1,000 / CPU ms per 1,000)",
