@@ -39,6 +39,7 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
     static = observation.static_planes(rail_map)
     offsets = observation.field_offsets(layout)
     action_to_string, render_ansi, render_rgb = render.make_renderers(rail_map)
+    dtype = state_dtype(rail_map)
 
     def init_kernel(states: np.ndarray, seeds: np.ndarray, options: dict) -> None:
         _INIT(states, seeds, kernel_options(options, rail_map), mp)
@@ -56,9 +57,21 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
     def invariants_kernel(states: np.ndarray, out: np.ndarray) -> None:
         _INVARIANTS(states, out, mp)
 
+    def resample_hidden(states: np.ndarray, seats, seeds) -> np.ndarray:
+        """Copies with a reseeded generator and no scripted chance: Rail hides nothing but future dice (§10.1)."""
+        out = np.array(states, dtype=dtype, copy=True).reshape(-1)
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(out),))
+        if np.any(seats < 0) or np.any(seats >= out["num_players"]):
+            raise ValueError(f"observer seats {seats.tolist()} out of range for num_players")
+        out["rng"] = np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(out),))
+        out["n_forced"] = 0
+        out["forced_pos"] = 0
+        out["forced"] = 0
+        return out
+
     game = Game(
         name=name,
-        state_dtype=state_dtype(rail_map),
+        state_dtype=dtype,
         n_actions=n_actions(rail_map),
         obs_layout=layout,
         min_players=MIN_PLAYERS,
@@ -77,6 +90,7 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
         invariants_kernel=invariants_kernel,
         invariant_messages=invariants.INVARIANT_MESSAGES,
         score_scale=SCORE_SCALE,
+        resample_hidden_fn=resample_hidden,
     )
     object.__setattr__(game, "rail_map", rail_map)  # agents and tests read the map's tables from the Game
     return game
