@@ -74,6 +74,8 @@ class Args:
     """teacher decisions recorded for the warm start (every seat played by the teacher)"""
     imitation_epochs: int = 6
     """behaviour-cloning passes over the recorded decisions"""
+    imitation_batch_games: int = 256
+    """teacher games played (and recorded) at once; long games need fewer to reach imitation_decisions"""
     snapshot_every: int = 100_000
     """add a frozen copy of the learner to the pool every this many timesteps (0: never)"""
     checkpoint_every: int = 200_000
@@ -140,7 +142,8 @@ def warm_start(model, game, game_name: str, args: Args, run_dir: Path) -> None:
     """Clone the teacher ``args.imitate`` into the policy and critic (``training.imitation``)."""
     teacher = make_agent(args.imitate, game_name, seed=args.seed + 500)
     demos = collect_demonstrations(game, teacher, args.imitation_decisions, seed=args.seed + 500, gamma=args.gamma,
-                                   reward_mode=args.reward_mode, num_players=args.players)
+                                   reward_mode=args.reward_mode, batch_games=args.imitation_batch_games,
+                                   num_players=args.players)
     metrics = pretrain_policy(model, demos, epochs=args.imitation_epochs, seed=args.seed)
     (run_dir / "imitation.json").write_text(json.dumps(dict(metrics, teacher=args.imitate, decisions=len(demos)),
                                                        indent=1))
