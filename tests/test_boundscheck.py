@@ -44,8 +44,6 @@ KNOWN_VALIDATION_GAPS: dict[str, str] = {
                             "then a kernel indexes out of range): the loader must prove every index in range",
 }
 KNOWN_CONSISTENCY_GAPS: dict[str, str] = {
-    "colt_express_v0": "an absent bandit holding loot (jewels_held / strongboxes_held of a bandit >= n_bandits) "
-                       "passes validation; a later step counts it",
     "wild_west_express_v0": "e.g. train_debt / train_creditor or the pending decision edited: the state loads, "
                             "and legal moves lead to negative cash or a desperado count mismatch",
 }

@@ -154,6 +154,8 @@ CORRUPTIONS = [
     ("bullets_left", fresh, set_field("bullets_left", 7, 0), 9, "bullets_left[0] = 7 is outside 0..6"),
     ("negative_jewels", fresh, set_field("jewels_held", -1, 0), 10, "jewels_held[0] = -1 is outside 0..127"),
     ("loot_beyond_train", fresh, set_field("floor_jewels", 1, 13), 11, "invariant 11"),
+    ("loot_of_absent_bandit", fresh, set_field("jewels_held", 1, 5), 11, "jewels_held[5] = 1 must be 0"),
+    ("ransom_of_absent_bandit", fresh, set_field("ransoms", 1, 4), 11, "ransoms[4] = 1 must be 0"),
     ("round_deck_duplicate", fresh, copy_entry("round_deck", 1, 0), 12, "invariant 12"),
     ("round", fresh, set_field("round", 5), 12, "round = 5 is outside 0..4"),
     ("station_card", fresh, set_field("round_deck", 0, 4), 12, "round_deck[4] = 0 is outside 14..16"),

@@ -77,7 +77,8 @@ INVARIANT_MESSAGES: tuple[str, ...] = (
     "bullets_left is outside 0..6 (§2.4)",
     "a loot count is negative (bullets_received, jewels_held, strongboxes_held, ransoms, floor_jewels, "
     "floor_strongboxes)",
-    "floor_jewels / floor_strongboxes: loot lies at a location beyond the last car",
+    "loot lies where nobody plays: floor_jewels / floor_strongboxes beyond the last car, or jewels_held / "
+    "strongboxes_held / ransoms of an absent bandit",
     # 12-16: rounds and the pending decision
     "round / round_deck: round outside 0..4, or the round deck is not 4 distinct round cards of the "
     "player-count group followed by a station card (§3.1 step 8)",
@@ -249,6 +250,9 @@ def _check_train_and_bandits(state) -> int:
             return 10
     for loc in range(_n_locations(state), N_LOCATIONS):
         if state["floor_jewels"][loc] != 0 or state["floor_strongboxes"][loc] != 0:
+            return 11
+    for b in range(n_bandits, MAX_BANDITS):
+        if state["jewels_held"][b] != 0 or state["strongboxes_held"][b] != 0 or state["ransoms"][b] != 0:
             return 11
     return OK
 
@@ -575,9 +579,14 @@ def _range_errors(state) -> list[str]:
             check(f"bandit_car[{b}]", state["bandit_car"][b], 0, last, "C")
             check(f"bandit_level[{b}]", state["bandit_level"][b], IN, ROOF)
             check(f"bullets_left[{b}]", state["bullets_left"][b], 0, BULLETS_PER_BANDIT)
-        elif int(state["character"][b]) != NOBODY:
-            errors.append(f"character[{b}] = {int(state['character'][b])} must be NOBODY (-1): "
-                          f"bandit {b} is absent (B={n_bandits})")
+        else:
+            if int(state["character"][b]) != NOBODY:
+                errors.append(f"character[{b}] = {int(state['character'][b])} must be NOBODY (-1): "
+                              f"bandit {b} is absent (B={n_bandits})")
+            for name in ("jewels_held", "strongboxes_held", "ransoms"):
+                if int(state[name][b]) != 0:
+                    errors.append(f"{name}[{b}] = {int(state[name][b])} must be 0: bandit {b} is absent "
+                                  f"(B={n_bandits})")
         check(f"bullets_received[{b}]", state["bullets_received"][b], 0, MAX_DECK - N_ACTION_CARDS_MIN)
         for name in ("jewels_held", "strongboxes_held", "ransoms"):
             check(f"{name}[{b}]", state[name][b], 0, 127)
