@@ -25,9 +25,9 @@ Strategy, by decision (§13.2):
 
 * **SETUP_PLACE_COWBOY**: two cowboys in San Antonia (the only town open for
   cattle), then one in Kansas City (the next to open).
-* **AUCTION_BID**: drop out at once, except in rounds where position 1 is
-  worth it: never more than ``MAX_BID`` dollars. Turn order matters little
-  against the library's opponents, money always.
+* **AUCTION_BID**: drop out at once (it never commits more than ``MAX_BID``
+  = $0): against the library's opponents turn order matters little, money
+  always (every bid is paid, §6.1).
 * **CHOOSE_ACTION**: the box with the best value; PASS if none is positive.
   Sub-decisions (town, count, target, defender) re-score the same options with
   the choices already made (the pending context), so the action chosen is
