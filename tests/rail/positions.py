@@ -73,10 +73,10 @@ def step_id(a: tuple, b: tuple) -> int:
     return MAP.step_between(hex_id(*a), hex_id(*b))
 
 
-def new_game(seed: int = 0, **options) -> np.ndarray:
+def new_game(seed: int = 0, game=GAME, **options) -> np.ndarray:
     """A fresh game (batch of one) at its first decision."""
     options.setdefault("num_players", 3)
-    return GAME.init(np.array([seed], dtype=np.uint64), **options)
+    return game.init(np.array([seed], dtype=np.uint64), **options)
 
 
 def legal(states: np.ndarray) -> list[int]:
@@ -99,25 +99,27 @@ def force(states: np.ndarray, dice: list[int]) -> None:
     s["forced_pos"] = 0
 
 
-def position(doc) -> np.ndarray:
-    """A record (batch of one) set up from a position document (module docstring)."""
+def position(doc, game=GAME) -> np.ndarray:
+    """A record (batch of one) set up from a position document (module docstring), on the game's map."""
     if isinstance(doc, str):
         doc = json.loads(doc)
+    rail_map = game.rail_map
+    mp = rail_map.tables
     n = doc.get("num_players", 3)
-    states = new_game(0, num_players=n, **doc.get("options", {}))
+    states = new_game(0, game=game, num_players=n, **doc.get("options", {}))
     s = states[0]
-    starts = [int(c) for c in MP.start_cities]
+    starts = [int(c) for c in mp.start_cities]
     for seat, number in doc.get("start", {}).items():
-        building.choose_start(s, MP, int(seat), starts.index(MAP.city_index(number)))
+        building.choose_start(s, mp, int(seat), starts.index(rail_map.city_index(number)))
     s["context"] = CTX_BUILD
     s["funding"] = FUND_BP
     for seat, chain in doc.get("lines", []):
         s["builder"] = seat
         s["partner"] = -1
         for a, b in zip(chain[:-1], chain[1:]):
-            e = step_id(tuple(a), tuple(b))
+            e = rail_map.step_between(rail_map.hex_of(*a), rail_map.hex_of(*b))
             s["bp_left"] = 99
-            building.build_step(s, MP, e)
+            building.build_step(s, mp, e)
     s["turn_builds"] = 0
     s["bp_left"] = 0
     if "balance" in doc:
@@ -127,8 +129,8 @@ def position(doc) -> np.ndarray:
     if "turn" in doc:
         _pose_turn(s, doc["turn"])
     elif "race" in doc:
-        _pose_race(s, doc["race"])
-    GAME.validate(states)
+        _pose_race(s, doc["race"], rail_map)
+    game.validate(states)
     return states
 
 
@@ -165,35 +167,38 @@ def _pose_turn(s, turn: dict) -> None:
             s["bp_left"] = turn["bp"]
 
 
-def _pose_race(s, race: dict) -> None:
+def _pose_race(s, race: dict, rail_map=MAP) -> None:
     s["operating"] = True
     s["round"] = s["build_rounds"]
     s["builder"] = -1
     s["funding"] = 0
     s["race_k"] = race.get("race_k", 0)
     s["race_first"] = race.get("first", 0)
-    s["race_start"] = city_hex(race["start"])
+    mp = rail_map.tables
+    s["race_start"] = mp.city_hex[rail_map.city_index(race["start"])]
     if "country" in race:
         s["race_goal"] = -1
         s["race_country"] = race["country"]
     else:
-        s["race_goal"] = city_hex(race["goal"])
+        s["race_goal"] = mp.city_hex[rail_map.city_index(race["goal"])]
         s["race_country"] = -1
     s["entry"][:] = ENTRY_UNDECIDED
     s["entry_slot"][:] = -1
-    races.compute_candidates(s, MP)
+    races.compute_candidates(s, mp)
     s["turn_pos"] = 0
     s["context"] = CTX_RACE_ENTRY
     s["current"] = s["race_first"]
 
 
-def scripted_game(dice: list[int], seed: int = 0, **options) -> np.ndarray:
+def scripted_game(dice: list[int], seed: int = 0, game=GAME, **options) -> np.ndarray:
     """A fresh game whose first chance outcomes (start-player rolls, first build roll, ...) are ``dice``."""
     from wildwest_envs.rail import rules
     from wildwest_envs.rail.options import kernel_options
     options.setdefault("num_players", 3)
-    states = np.zeros(1, dtype=GAME.state_dtype)
-    rules.init(states, np.array([seed], dtype=np.uint64), kernel_options(GAME.parse_options(**options), MAP), MP)
+    mp = game.rail_map.tables
+    states = np.zeros(1, dtype=game.state_dtype)
+    rules.init(states, np.array([seed], dtype=np.uint64), kernel_options(game.parse_options(**options),
+                                                                         game.rail_map), mp)
     force(states, dice)
-    rules.step(states, np.array([rules.START], dtype=np.int64), MP)
+    rules.step(states, np.array([rules.START], dtype=np.int64), mp)
     return states
