@@ -28,6 +28,7 @@ HEURISTICS: dict[str, tuple[str, str]] = {
     "colt_express_v0": ("agents.heuristic_colt_express", "ColtExpressHeuristic"),
     "wild_west_express_v0": ("agents.heuristic_wild_west_express", "WildWestExpressHeuristic"),
     "way_out_west_v0": ("agents.heuristic_way_out_west", "WayOutWestHeuristic"),
+    "rail_v0": ("agents.heuristic_rail", "RailHeuristic"),
 }
 MCTS_SIMULATIONS = 200  # default simulations per decision of "mcts"
 POLICY_PREFIX = "policy:"  # PolicyAgent names are "policy:<path>"; the prefix is accepted back
