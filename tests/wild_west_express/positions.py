@@ -14,7 +14,7 @@ import numpy as np
 from wildwest_envs.core.rng import N_FORCED
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import (A_END, A_SPACE, CARGO_EMPTY, DEC_PRE_ROLL, MAX_PLAYERS,
-                                                  MAX_TRAINS, N_ACTIONS, NO_SPACE, PHASE_PRE_ROLL)
+                                                  MAX_TRAINS, N_ACTIONS, NO_SPACE, PHASE_PRE_ROLL, START_CASH)
 from wildwest_envs.wild_west_express.options import kernel_arguments, parse_options
 from wildwest_envs.wild_west_express.state import NOBODY, STATE_DTYPE
 
@@ -141,8 +141,16 @@ def seat0_turn(cash: int = 450, **options) -> np.ndarray:
     states[0]["city_owner"][:] = NOBODY
     states[0]["cash"][:3] = 100
     states[0]["cash"][0] = cash
+    book_cash(states)
     pre_roll_of(states, 0)
     return states
+
+
+def book_cash(states: np.ndarray) -> None:
+    """After cash was set by hand: book the difference as paid by the bank (the money invariant, §0.2)."""
+    s = states[0]
+    n = int(s["num_players"])
+    s["bank_paid"] = int(s["cash"][:n].sum()) - (n * START_CASH if s["round"] >= 1 else 0)
 
 
 def stack_deck(states: np.ndarray, top: list[int]) -> None:

@@ -1,7 +1,7 @@
 """Wild West Express through the library's generic layers: PettingZoo conformance, JSON, invariants.
 
-The game is importable as ``wildwest_envs.wild_west_express_v0`` but not yet in the
-registry (issue 4 is in progress); these tests cover it directly.
+The generic tests (``tests/test_*.py``) run on the game through the registry; these
+cover what is particular to it.
 """
 
 from __future__ import annotations
@@ -66,6 +66,46 @@ def test_json_round_trip_and_corruption_rejected():
     document["state"]["cash"][0] = -5
     with pytest.raises(ValueError, match="cash"):
         GAME.from_json(json.dumps(document))
+
+
+def _mid_game_document(decision: int | None = None) -> dict:
+    """A saved 3-player state after random play (stopped at ``decision`` when given)."""
+    states = GAME.init_batch(1, seed=4, num_players=3)
+    sample = LegalSampler(1, 2)
+    for _ in range(3000):
+        if decision is not None and states["decision"][0] == decision:
+            break
+        GAME.step(states, sample(GAME.legal_mask(states)), check=False)
+    assert decision is None or states["decision"][0] == decision
+    return json.loads(GAME.to_json(states[0]))
+
+
+@pytest.mark.parametrize("field, value", [("active", 51), ("start_player", 7), ("move_train", 9),
+                                          ("drawn_card", 60), ("landing_space", 400), ("desp_index", 5),
+                                          ("card_left", 9), ("phase", 12), ("decision", 40), ("cap_scoring", 3),
+                                          ("victory_target", 2), ("round", 999)])
+def test_saved_state_with_an_index_out_of_range_is_refused(field, value):
+    """§17.5: every index field is range-checked before a kernel may use it; the error names the problem."""
+    document = _mid_game_document()
+    document["state"][field] = value
+    with pytest.raises(ValueError, match="out of its range|decision|num_players"):
+        GAME.from_json(json.dumps(document))
+
+
+def test_saved_state_whose_decision_lacks_its_procedure_is_refused():
+    """§17.5: a TRAIN_STEP without a moving train, or a desperado step before the roll, does not load."""
+    from wildwest_envs.wild_west_express.data import DEC_DESPERADO_STEP, DEC_PRE_ROLL, DEC_TRAIN_STEP
+
+    document = _mid_game_document(DEC_PRE_ROLL)
+    for decision in (DEC_TRAIN_STEP, DEC_DESPERADO_STEP):
+        changed = json.loads(json.dumps(document))
+        changed["state"]["decision"] = decision
+        with pytest.raises(ValueError, match="pending decision"):
+            GAME.from_json(json.dumps(changed))
+    held = json.loads(json.dumps(document))
+    held["state"]["card_bound"][0] = 3  # a bound train slot for a card nobody holds
+    with pytest.raises(ValueError, match="out of its range"):
+        GAME.from_json(json.dumps(held))
 
 
 def test_illegal_action_raises_and_changes_nothing():

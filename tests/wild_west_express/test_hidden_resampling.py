@@ -14,7 +14,7 @@ import pytest
 
 from tests.wild_west_express._view_states import (PLAYER_COUNTS, change_generator, permute_deck, random_states,
                                                   swap_drawn_card, swap_held_card)
-from tests.wild_west_express.positions import give_card, seat0_turn
+from tests.wild_west_express.positions import give_card, put_train, seat0_turn
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express import hidden
 from wildwest_envs.wild_west_express.data import CARD_CLASS, CLASS_PERSONAL, DEC_TELEGRAM_DRAWN, MAX_TRAINS, NO_CARD
@@ -121,6 +121,7 @@ def _small_position() -> tuple[np.ndarray, list[int]]:
     """Three never-drawn cards (two personal, one public) and one card held by seat 1: the unknown pool of seat 0."""
     states = seat0_turn()
     s = states[0]
+    put_train(states, 1, 0, 31)
     give_card(states, 1, 20, 0)  # Hideout, held by seat 1 bound to its train slot 0
     pool = [0, 12, 22, 20]  # Full Steam Ahead, Armed Guards (personal), Blizzard (public); Hideout (held)
     deck = [0, 12, 22] + [int(k) for k in s["deck"][:s["deck_size"]] if k not in (0, 12, 22)]

@@ -12,7 +12,7 @@ from numba import njit
 
 from .data import (BUY_PRICE, CARGO_EMPTY, CITY_ZONE, FARE_BY_LINES, FEE_LARGE, FEE_SMALL, OWNER_BONUS,
                    PASSENGER_BASE, T_DELIVERY_CONTRACT, T_GRAND_EXCURSION)
-from .pieces import is_passenger
+from .pieces import bank_pays, is_passenger
 from .state import NOBODY
 from .telegrams import claim_competitions
 
@@ -41,14 +41,14 @@ def unload(state: np.void, seat: int, t: int, c: int, j: int) -> None:
     code = np.int64(state["train_cargo"][seat, t, j])
     state["train_cargo"][seat, t, j] = CARGO_EMPTY
     if is_passenger(code):
-        state["cash"][seat] += fare(c, code)
+        bank_pays(state, seat, fare(c, code))
         if abs(np.int64(CITY_ZONE[c]) - (code - PASSENGER_BASE)) == 2:
             claim_competitions(state, seat, np.int64(T_GRAND_EXCURSION), np.int64(-1), np.int64(-1))
         return
     price = np.int64(BUY_PRICE[c, code])
     if state["city_owner"][c] == seat:
         price += OWNER_BONUS
-    state["cash"][seat] += price
+    bank_pays(state, seat, price)
     claim_competitions(state, seat, np.int64(T_DELIVERY_CONTRACT), code, np.int64(c))
 
 

@@ -25,7 +25,7 @@ from ..core.rng import draw_below
 from .data import (DIE_SIDES, DISTANCE, IS_CITY, LOOT_PER_TOKEN, MAX_DEGREE, MAX_DESPERADOS, N_CITIES,
                    N_SHERIFFS, NEIGHBOURS, NO_SPACE)
 from .dynamite import has_sheriff
-from .pieces import clear_cargo, n_tokens
+from .pieces import bank_pays, clear_cargo, n_tokens
 
 _FAR = 1000  # "unreachable" path length
 
@@ -195,6 +195,6 @@ def resolve_duels(state: np.void, seat: int, t: int, x: int) -> None:
         for k in range(MAX_DESPERADOS):
             if state["desp_pos"][p, k] == x:
                 if (won >> np.int64(j)) & 1:
-                    state["cash"][p] += share
+                    bank_pays(state, p, share)
                 j += 1
     clear_cargo(state, seat, t)

@@ -31,6 +31,20 @@ target (§14.3). A game that completes ``max_rounds`` rounds without a winner is
 cards, the deck order or never-drawn cards (§16); the layout is
 ``wild_west_express_v0.GAME.obs_layout``.
 
+**Search agents**: ``GAME.resample_hidden(states, seats, seeds)`` redraws what a
+seat cannot see (other players' held personal cards, another player's drawn
+card, the never-drawn cards and their order) uniformly among the assignments
+consistent with what it knows, and reseeds chance (``wild_west_express.hidden``),
+so ``agents.mcts`` (ISMCTS) plays this game.
+
+**Decisions where the spec is silent** (details in the module docstrings):
+the per-turn safety limit of 1000 decisions is exact (the turn's 1000th
+decision ends the game as truncated even when it ends the turn; a victory at
+that moment stands); the bound of 12 extra moves per turn (§13.3) is also
+enforced as a guard (a movement card is not playable at 12); a truncated game
+that reached ``max_rounds`` keeps its VP result with ``cap_scoring="vp"``, and
+``training.evaluate`` counts it.
+
 Version history: v0 — first release.
 """
 

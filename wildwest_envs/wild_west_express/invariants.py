@@ -15,8 +15,16 @@ city or under a sheriff, in groups of at most 3, at most 3 bought per turn
 (§11.1); every telegram card is in exactly one place: the deck, a player's
 hand, a competition slot, or being played, queued or just drawn (§13); the dice
 are sorted and in range (§6.4); at most 12 extra moves and 1000 decisions in
-the turn (§13.3, §14.4). Money cannot be checked for conservation: the bank is unlimited
-(§0.2), so players' cash changes by rule, not by transfer alone.
+the turn (§13.3, §14.4); every option, seat, space, train slot, card and
+procedure field is in its range (so a loaded state can never make a kernel
+index out of bounds), a held card is bound to an existing train and a debt has
+a creditor; and the pending decision has what it needs (a moving train of the
+active seat for TRAIN_STEP / ARRIVAL / TELEGRAM_DRAWN, a personal drawn card,
+a card in play for its sub-decisions, a selected sheriff or desperado, rolled
+dice for dice moves and desperado moves). Money: the bank is unlimited (§0.2),
+so every payment by or to it is booked in ``bank_paid`` (``pieces.bank_pays`` /
+``pay_bank``) and the players' cash must sum to N x $450 + ``bank_paid``:
+fees, debts and every other transfer between players conserve money.
 """
 
 from __future__ import annotations
@@ -26,9 +34,12 @@ from numba import njit, prange
 
 from .data import (CARGO_EMPTY, DEC_NONE, DIE_SIDES, DYNAMITE_MAX_GROUP, DYNAMITE_PER_TURN, DYNAMITE_SUPPLY, IS_CITY,
                    MAX_DEGREE, MAX_DESPERADOS, MAX_EXTRA_MOVES, MAX_PLAYERS, MAX_TRAINS, MAX_TURN_DECISIONS, N_CARDS,
-                   N_CARGO, N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NEIGHBOURS,
-                   NO_CARD, NO_SPACE)
-from .state import NOBODY, STATE_DTYPE
+                   N_CARGO, N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DECISION_TYPES, N_DICE, N_SHERIFFS,
+                   N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, CARD_CLASS, CLASS_PERSONAL, DEC_ARRIVAL,
+                   DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN, DEC_DESPERADO_STEP, DEC_PLACE_DESPERADO, DEC_REHIRE_TARGET,
+                   DEC_SELECT_TRAIN, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, FREE, PHASE_MOVEMENT,
+                   PHASE_OVER, PHASE_PRE_ROLL, PHASE_SETUP, START_CASH)
+from .state import LANDING_DONE, LANDING_NONE, NOBODY, RET_LANDING, RET_PRE_ROLL, STATE_DTYPE
 
 OK = 0
 INVARIANT_MESSAGES = (
@@ -49,6 +60,9 @@ INVARIANT_MESSAGES = (
     "dynamite on a city or under a sheriff, a group of more than 3 tokens, or more than 3 bought this turn (§11.1)",
     "telegram cards: not every one of the 52 cards is somewhere (deck, hand, slot, or being played) (§13.1)",
     "per-turn counters out of range: extra moves 0..12 (§13.3), decisions 0..1000 (§14.4)",
+    "an option, seat, space, slot, card or procedure field is out of its range (§15, §17.5)",
+    "the pending decision does not match the procedure in progress (moving train, card, desperado, dice, §17.5)",
+    "money: the players' cash is not N x $450 plus what the bank paid (bank_paid): a transfer made or lost money (§0.2)",
 )
 
 
@@ -203,16 +217,129 @@ def _check_cards(state) -> int:
     return OK
 
 
+@njit(cache=True, inline="always")
+def _within(value, low: int, high: int) -> bool:
+    return low <= value <= high
+
+
+@njit(cache=True)
+def _check_indices(state) -> int:
+    """Every option, seat, space, slot and card field in its range, so that no kernel indexes out of bounds."""
+    n = np.int64(state["num_players"])
+    last_space, last_card = N_SPACES - 1, N_CARDS - 1
+    ok = (_within(state["cash_vp_mode"], 0, 1) and _within(state["cap_scoring"], 0, 1)
+          and _within(state["victory_target"], 5, 127) and state["max_rounds"] >= 1 and state["expiry_rounds"] >= 0
+          and state["dynamite_price"] >= 0 and state["extra_gang_price"] >= 0 and state["max_decisions"] >= 1
+          and state["n_decisions"] >= 0 and _within(state["phase"], PHASE_SETUP, PHASE_OVER)
+          and _within(state["decision"], DEC_NONE, N_DECISION_TYPES - 1) and _within(state["active"], 0, n - 1)
+          and _within(state["start_player"], 0, n - 1) and _within(state["round"], 0, state["max_rounds"])
+          and state["turn"] >= 0 and state["setup_step"] >= 0
+          and _within(state["drawn_card"], NO_CARD, last_card) and _within(state["move_train"], NOBODY, MAX_TRAINS - 1)
+          and state["move_steps"] >= 0 and _within(state["move_card"], NO_CARD, last_card)
+          and _within(state["landing_step"], LANDING_NONE, LANDING_DONE)
+          and _within(state["landing_space"], NO_SPACE, last_space)
+          and _within(state["card_active"], NO_CARD, last_card) and _within(state["card_left"], 0, 2)
+          and _within(state["card_return"], RET_PRE_ROLL, RET_LANDING)
+          and _within(state["sel_desperado"], NOBODY, MAX_DESPERADOS - 1)
+          and _within(state["sel_sheriff"], NOBODY, N_SHERIFFS - 1)
+          and _within(state["queue_train"], NOBODY, MAX_TRAINS - 1) and state["queue_steps"] >= 0
+          and _within(state["queue_card"], NO_CARD, last_card)
+          and _within(state["desp_index"], NOBODY, MAX_DESPERADOS) and _within(state["desp_from"], NO_SPACE, last_space)
+          and state["desp_steps"] >= 0)
+    if not ok:
+        return 17
+    if state["move_active"] and state["move_return"] != PHASE_PRE_ROLL and state["move_return"] != PHASE_MOVEMENT:
+        return 17
+    for p in range(MAX_PLAYERS):
+        if not _within(state["hire_used"][p], 0, 1):
+            return 17
+        for i in range(2):
+            if not _within(state["start_city"][p, i], NOBODY, N_CITIES - 1):
+                return 17
+        for t in range(MAX_TRAINS):
+            if not (_within(state["train_from"][p, t], FREE, last_space)
+                    and _within(state["train_creditor"][p, t], NOBODY, n - 1)
+                    and state["train_wait"][p, t] >= 0 and state["train_debt"][p, t] >= 0
+                    and _within(state["train_large"][p, t], 0, 1) and _within(state["train_moved"][p, t], 0, 1)
+                    and _within(state["train_armed"][p, t], 0, 1)):
+                return 17
+            if state["train_debt"][p, t] > 0 and state["train_creditor"][p, t] == NOBODY:
+                return 17
+    for k in range(N_CARDS):
+        holder, bound = np.int64(state["card_holder"][k]), np.int64(state["card_bound"][k])
+        if holder == NOBODY and bound != NOBODY:
+            return 17
+        if holder != NOBODY and (not _within(bound, 0, MAX_TRAINS - 1) or not state["train_exists"][holder, bound]):
+            return 17
+    for j in range(N_COMPETITION_SLOTS):
+        if state["comp_countdown"][j] < 0:
+            return 17
+    return OK
+
+
+@njit(cache=True)
+def _check_pending(state) -> int:
+    """The pending decision has the procedure it needs: a moving train, a card, a desperado, rolled dice."""
+    if state["done"]:
+        return OK
+    dec = np.int64(state["decision"])
+    seat = np.int64(state["active"])
+    if state["current"] != seat:
+        return 18
+    if dec == DEC_TRAIN_STEP or dec == DEC_ARRIVAL or dec == DEC_TELEGRAM_DRAWN:
+        t = np.int64(state["move_train"])
+        if not state["move_active"] or t < 0 or not state["train_exists"][seat, t]:
+            return 18
+        if dec == DEC_ARRIVAL and (state["landing_space"] < 0 or not IS_CITY[state["landing_space"]]):
+            return 18
+        if dec == DEC_TELEGRAM_DRAWN and (state["drawn_card"] < 0
+                                          or CARD_CLASS[state["drawn_card"]] != CLASS_PERSONAL):
+            return 18
+    if dec == DEC_SELECT_TRAIN or (dec == DEC_TRAIN_STEP and state["move_dice"]) or dec >= DEC_DESPERADO_STEP:
+        if state["dice"][0] < 1:  # rolled before any dice move or desperado move (§6.4)
+            return 18
+    if dec == DEC_SHERIFF_SPACE and state["sel_sheriff"] < 0:
+        return 18
+    if DEC_CARD_TRAIN <= dec <= DEC_CARD_HIDEOUT_CITY and state["card_active"] < 0:
+        return 18
+    if dec == DEC_CARD_HIDEOUT_CITY and not _within(state["sel_desperado"], 0, state["n_desperados"][seat] - 1):
+        return 18
+    if dec == DEC_DESPERADO_STEP or dec == DEC_REHIRE_TARGET:
+        k = np.int64(state["desp_index"])
+        if not _within(k, 0, state["n_desperados"][seat] - 1) or state["desp_pos"][seat, k] < 0:
+            return 18
+    if dec == DEC_PLACE_DESPERADO and (state["start_city"][seat, 0] < 0 or state["start_city"][seat, 1] < 0):
+        return 18
+    return OK
+
+
+@njit(cache=True)
+def _check_money(state) -> int:
+    """Money is conserved except where the bank pays or is paid (booked in ``bank_paid``, §0.2)."""
+    n = np.int64(state["num_players"])
+    total = np.int64(0)
+    for p in range(n):
+        total += np.int64(state["cash"][p])
+    start = n * START_CASH if state["round"] >= 1 else 0  # the $450 are handed out when setup ends (§5 item 5)
+    return OK if total == start + np.int64(state["bank_paid"]) else 19
+
+
 @njit(cache=True)
 def first_violation(state) -> int:
     """Code of the first invariant that one record breaks, 0 if none."""
     code = _check_decision(state)
+    if code == OK:
+        code = _check_indices(state)
+    if code == OK:
+        code = _check_pending(state)
     if code == OK:
         code = _check_players_and_trains(state)
     if code == OK:
         code = _check_board(state)
     if code == OK:
         code = _check_cards(state)
+    if code == OK:
+        code = _check_money(state)
     return code
 
 

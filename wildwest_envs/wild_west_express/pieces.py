@@ -14,6 +14,21 @@ from .data import (CARGO_EMPTY, LIMIT_DESPERADOS, LIMIT_LARGE, LIMIT_SMALL, LIMI
 from .state import NOBODY
 
 
+# ---- money (§0.2): the bank is unlimited; every payment to or from it is booked in ``bank_paid`` -------------------
+@njit(cache=True, inline="always")
+def bank_pays(state: np.void, seat: int, amount: int) -> None:
+    """The bank pays ``amount`` dollars to ``seat`` (sales, fares, loot, subsidies, bonuses, dividends)."""
+    state["cash"][seat] += amount
+    state["bank_paid"] += amount
+
+
+@njit(cache=True, inline="always")
+def pay_bank(state: np.void, seat: int, amount: int) -> None:
+    """``seat`` pays ``amount`` dollars to the bank (purchases, taxes); the caller checked the cash."""
+    state["cash"][seat] -= amount
+    state["bank_paid"] -= amount
+
+
 @njit(cache=True, inline="always")
 def n_slots(state: np.void, seat: int, t: int) -> int:
     """Cargo slots of a train: 1 small, 2 large (§4.1)."""

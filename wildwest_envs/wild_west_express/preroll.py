@@ -21,7 +21,8 @@ from .data import (A_BUY_DESPERADO, A_BUY_GOOD, A_BUY_LARGE_TRAIN, A_BUY_SMALL_T
                    FIRST_JUNCTION, IS_CITY, MAX_TRAINS, N_CARDS, N_CITIES, N_GOODS, N_SPACES, PASSENGER_BASE, PRICE_LARGE_TRAIN,
                    PRICE_SMALL_TRAIN, PRICE_STATION, PRICE_UPGRADE, SELL_PRICE, T_LAND_BOOM, T_RAILROAD_EXPO)
 from .dynamite import can_place_dynamite, place_dynamite
-from .pieces import desperado_cap, empty_slot, has_free_flag, has_free_large, has_free_small, n_trains, place_train
+from .pieces import (desperado_cap, empty_slot, has_free_flag, has_free_large, has_free_small, n_trains, pay_bank,
+                     place_train)
 from .state import NOBODY
 from .telegrams import card_playable, claim_competitions
 
@@ -196,13 +197,13 @@ def mark_pre_roll(state: np.void, seat: int, out: np.ndarray, stop_at_first: boo
 def apply_pre_roll(state: np.void, seat: int, a: int) -> None:
     """The effect of a buy, load, upgrade, dynamite or hire action (§6.3); cards are played by ``rules``."""
     if a < A_TRAIN:
-        state["cash"][seat] -= state["dynamite_price"]
+        pay_bank(state, seat, np.int64(state["dynamite_price"]))
         state["dynamite_bought"][seat] += 1
         place_dynamite(state, a - A_SPACE)
     elif a < A_LOAD_PASSENGERS:
         t = (a - A_BUY_GOOD) // N_GOODS
         g = (a - A_BUY_GOOD) % N_GOODS
-        state["cash"][seat] -= SELL_PRICE[np.int64(state["train_pos"][seat, t]), g]
+        pay_bank(state, seat, np.int64(SELL_PRICE[np.int64(state["train_pos"][seat, t]), g]))
         state["train_cargo"][seat, t, empty_slot(state, seat, t)] = g
     elif a < A_BUY_STATION:
         t = a - A_LOAD_PASSENGERS
@@ -211,19 +212,19 @@ def apply_pre_roll(state: np.void, seat: int, a: int) -> None:
     elif a < A_BUY_SMALL_TRAIN:
         buy_station(state, seat, a - A_BUY_STATION, np.int64(PRICE_STATION))
     elif a < A_BUY_LARGE_TRAIN:
-        state["cash"][seat] -= PRICE_SMALL_TRAIN
+        pay_bank(state, seat, np.int64(PRICE_SMALL_TRAIN))
         place_train(state, seat, a - A_BUY_SMALL_TRAIN, np.int64(0))
     elif a < A_UPGRADE_TRAIN:
-        state["cash"][seat] -= PRICE_LARGE_TRAIN
+        pay_bank(state, seat, np.int64(PRICE_LARGE_TRAIN))
         place_train(state, seat, a - A_BUY_LARGE_TRAIN, np.int64(1))
         claim_competitions(state, seat, np.int64(T_RAILROAD_EXPO), np.int64(-1), np.int64(-1))
     elif a < A_PLAY_CARD:
         t = a - A_UPGRADE_TRAIN
-        state["cash"][seat] -= PRICE_UPGRADE
+        pay_bank(state, seat, np.int64(PRICE_UPGRADE))
         state["train_large"][seat, t] = 1
         claim_competitions(state, seat, np.int64(T_RAILROAD_EXPO), np.int64(-1), np.int64(-1))
     elif A_BUY_DESPERADO <= a < A_BUY_DESPERADO + N_CITIES:
-        state["cash"][seat] -= state["extra_gang_price"]
+        pay_bank(state, seat, np.int64(state["extra_gang_price"]))
         state["hire_used"][seat] = 1
         k = np.int64(state["n_desperados"][seat])
         state["desp_pos"][seat, k] = a - A_BUY_DESPERADO
@@ -233,6 +234,6 @@ def apply_pre_roll(state: np.void, seat: int, a: int) -> None:
 @njit(cache=True)
 def buy_station(state: np.void, seat: int, c: int, price: int) -> None:
     """Pay and own station c; Land Boom competitions are claimed (§6.3, §13.4)."""
-    state["cash"][seat] -= price
+    pay_bank(state, seat, price)
     state["city_owner"][c] = seat
     claim_competitions(state, seat, np.int64(T_LAND_BOOM), np.int64(-1), np.int64(-1))

@@ -83,6 +83,7 @@ from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF,
 from .desperados import can_rehire, nearest_stations, step_legal
 from .dynamite import any_dynamite, any_dynamite_space, can_place_dynamite, explode, place_dynamite, \
     remove_dynamite
+from .pieces import bank_pays
 from .movement import can_hold, can_stop, next_space_legal, start_move, take_step
 from .preroll import any_pre_roll_option, apply_pre_roll, buy_station, mark_pre_roll
 from .scoring import score_seats, target_reached, tiebreak_seats
@@ -688,7 +689,7 @@ def _play_card(state: np.void, card: int, train: int, ret: int) -> int:
     state["card_left"] = 1
     state["sel_desperado"] = NOBODY
     if kind == T_SUBSIDY_100 or kind == T_SUBSIDY_200:
-        state["cash"][seat] += CARD_AMOUNT[card]
+        bank_pays(state, seat, np.int64(CARD_AMOUNT[card]))
         state["card_left"] = 0
         return _K_CARD_DONE
     if kind == T_DYNAMITE_CRATE or kind == T_TRACK_CREW:

@@ -47,6 +47,7 @@ def _clear_record(state: np.void) -> None:
     for i in range(N_DICE):
         state["dice"][i] = 0
     state["setup_step"] = 0
+    state["bank_paid"] = 0
     for p in range(MAX_PLAYERS):
         state["start_city"][p, 0] = NOBODY
         state["start_city"][p, 1] = NOBODY

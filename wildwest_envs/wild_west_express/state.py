@@ -81,6 +81,8 @@ STATE_DTYPE = np.dtype(RNG_FIELDS + [
     ("start_city", np.int8, (MAX_PLAYERS, 2)),      # drafted cities: first pick, second pick; NOBODY before
     # ---- players (§17.5) ----
     ("cash", np.int32, (MAX_PLAYERS,)),             # dollars, never negative
+    ("bank_paid", np.int64),                        # net $ the bank paid to players since setup (payments less
+                                                    # purchases and taxes): sum(cash) = N x $450 + bank_paid (§0.2)
     ("dynamite_bought", np.int8, (MAX_PLAYERS,)),   # dynamite bought in this turn (§11.1), reset at turn start
     ("hire_used", np.int8, (MAX_PLAYERS,)),         # 1: the player has hired his extra desperado (§15)
     ("n_desperados", np.int8, (MAX_PLAYERS,)),      # desperados in play (index 0..n-1)

@@ -28,7 +28,7 @@ from .data import (CARD_AMOUNT, CARD_BONUS, CARD_CITY, CARD_CLASS, CARD_GOOD, CA
                    T_MAIL_CONTRACT, T_MAIL_RACE, T_QUARANTINE, T_RAILROAD_EXPO, T_SHERIFF_ROUNDUP,
                    T_TERRITORIAL_TAX, T_TRACK_CREW, LAND_GRANT_PRICE, MAX_DESPERADOS, MAX_EXTRA_MOVES)
 from .dynamite import any_dynamite, any_dynamite_space, remove_all_dynamite
-from .pieces import has_free_flag, n_stations, remove_passengers
+from .pieces import bank_pays, has_free_flag, n_stations, pay_bank, remove_passengers
 from .state import NOBODY
 
 
@@ -81,7 +81,7 @@ def claim_competitions(state: np.void, seat: int, kind: int, good: int, city: in
             continue
         if kind == T_MAIL_RACE and CARD_CITY[card] != city:
             continue
-        state["cash"][seat] += CARD_BONUS[card]
+        bank_pays(state, seat, np.int64(CARD_BONUS[card]))
         state["comp_card"][i] = NO_CARD
         state["comp_countdown"][i] = 0
         to_bottom(state, card)
@@ -128,17 +128,17 @@ def resolve_public(state: np.void, card: int) -> None:
         _blizzard(state)
     elif kind == T_MAIL_CONTRACT:
         for p in range(n):
-            state["cash"][p] += amount * n_stations(state, p)
+            bank_pays(state, p, amount * n_stations(state, p))
     elif kind == T_TERRITORIAL_TAX:
         for p in range(n):
-            state["cash"][p] -= min(np.int64(state["cash"][p]), amount)
+            pay_bank(state, p, min(np.int64(state["cash"][p]), amount))
     elif kind == T_ARMY_ENGINEERS:
         remove_all_dynamite(state)
     elif kind == T_SHERIFF_ROUNDUP:
         _round_up(state)
     elif kind == T_BANK_DIVIDEND:
         for p in range(n):
-            state["cash"][p] += amount
+            bank_pays(state, p, amount)
     elif kind == T_QUARANTINE:
         for p in range(n):
             for t in range(MAX_TRAINS):
