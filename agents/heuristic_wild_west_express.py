@@ -95,6 +95,7 @@ TRAIN_RESERVE = 150.0  # cash kept after a train purchase or upgrade
 NEAR_TARGET = 3  # within this many points of the target, purchases may not lower the victory points
 BIG = 1e6  # preference tiers of the pre-roll actions
 UNREACHABLE = 10_000.0
+PRICE_CACHE_SIZE = 4096  # station-ownership patterns whose board values an agent keeps
 
 
 def _directed_tables():
@@ -153,6 +154,7 @@ class WildWestExpressHeuristic(BatchAgent):
     def __init__(self, seed: int = 0):
         """A heuristic player whose tie-breaking noise comes from ``seed``."""
         self.rng = np.random.default_rng(seed)
+        self._prices: dict = {}  # board values by station ownership (``_View._prices``), a pure memo
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray, states=None, seats=None) -> np.ndarray:
         """One legal action per row, chosen by the rules of the module docstring (``states`` is ignored)."""
@@ -167,7 +169,9 @@ class WildWestExpressHeuristic(BatchAgent):
             if len(legal) == 1:
                 actions[i] = legal[0]
                 continue
-            scores = _View(observations[i]).score(legal)
+            if len(self._prices) > PRICE_CACHE_SIZE:
+                self._prices.clear()
+            scores = _View(observations[i], self._prices).score(legal)
             actions[i] = legal[int(np.argmax(scores + noise))]
         return actions
 
@@ -175,7 +179,7 @@ class WildWestExpressHeuristic(BatchAgent):
 class _View:
     """The observation of one seat, decoded into the quantities the rules use."""
 
-    def __init__(self, obs: np.ndarray):
+    def __init__(self, obs: np.ndarray, price_cache: dict | None = None):
         self.decision = int(np.argmax(OBS.get(obs, "decision_type")))
         seats = OBS.get(obs, "seats")
         self.present = seats[:, SEAT_PRESENT] > 0
@@ -220,7 +224,16 @@ class _View:
         self.drawn = OBS.get(obs, "drawn_card")
         self.own_desp = OBS.get(obs, "own_desperados")  # (3, 315)
         self.desp_index = int(np.argmax(OBS.get(obs, "desperado")))
-        self._prices()
+        key = (self.own_city.tobytes(), self.rival_city.tobytes())
+        cached = None if price_cache is None else price_cache.get(key)
+        if cached is None:
+            self._prices()
+            cached = (self.fee, self.sale, self.fare, self.best_good, self.source, self.token_city_value)
+            for table in cached:
+                table.setflags(write=False)  # shared between views: never written
+            if price_cache is not None:
+                price_cache[key] = cached
+        self.fee, self.sale, self.fare, self.best_good, self.source, self.token_city_value = cached
 
     # ---- values of the board --------------------------------------------------------------
     def _prices(self) -> None:
