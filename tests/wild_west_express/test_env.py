@@ -117,3 +117,25 @@ def test_illegal_action_raises_and_changes_nothing():
     with pytest.raises(ValueError, match="illegal action"):
         env.step(int(np.flatnonzero(mask == 0)[0]))
     assert env.unwrapped.states.tobytes() == before
+
+
+def test_saved_state_breaking_a_conservation_rule_is_refused():
+    """§0.2, §11.1, §13.1: money made by a transfer, a group of 4 dynamite tokens, or a lost card do not load."""
+    document = _mid_game_document()
+    fields = document["state"]
+    richer = json.loads(json.dumps(document))
+    richer["state"]["cash"][0] += 20  # $20 from nowhere: not booked as paid by the bank
+    lost = json.loads(json.dumps(document))
+    size = fields["deck_size"]
+    lost["state"]["deck"][size - 1] = -1
+    lost["state"]["deck_size"] = size - 1
+    group = json.loads(json.dumps(document))
+    group["state"]["dynamite"] = [0] * len(fields["dynamite"])
+    for x in (31, 32, 33, 34):  # the four track spaces of the Seattle - Portland route
+        group["state"]["dynamite"][x] = 1
+    group["state"]["dynamite_supply"] = 14
+    group["state"]["sheriff_pos"] = [-1, -1]
+    for changed, pattern in ((richer, "money"), (lost, "52 cards"), (group, "group of more than 3")):
+        with pytest.raises(ValueError, match=pattern):
+            GAME.from_json(json.dumps(changed))
+    GAME.from_json(json.dumps(document))  # control: the unchanged state loads

@@ -33,12 +33,13 @@ import numpy as np
 from numba import njit, prange
 
 from .data import (CARGO_EMPTY, DEC_NONE, DIE_SIDES, DYNAMITE_MAX_GROUP, DYNAMITE_PER_TURN, DYNAMITE_SUPPLY, IS_CITY,
-                   MAX_DEGREE, MAX_DESPERADOS, MAX_EXTRA_MOVES, MAX_PLAYERS, MAX_TRAINS, MAX_TURN_DECISIONS, N_CARDS,
+                   MAX_DESPERADOS, MAX_EXTRA_MOVES, MAX_PLAYERS, MAX_TRAINS, MAX_TURN_DECISIONS, N_CARDS,
                    N_CARGO, N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DECISION_TYPES, N_DICE, N_SHERIFFS,
-                   N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, CARD_CLASS, CLASS_PERSONAL, DEC_ARRIVAL,
+                   N_SPACES, NO_CARD, NO_SPACE, CARD_CLASS, CLASS_PERSONAL, DEC_ARRIVAL,
                    DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN, DEC_DESPERADO_STEP, DEC_PLACE_DESPERADO, DEC_REHIRE_TARGET,
                    DEC_SELECT_TRAIN, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, FREE, PHASE_MOVEMENT,
                    PHASE_OVER, PHASE_PRE_ROLL, PHASE_SETUP, START_CASH)
+from .dynamite import group_size_if_placed
 from .state import LANDING_DONE, LANDING_NONE, NOBODY, RET_LANDING, RET_PRE_ROLL, STATE_DTYPE
 
 OK = 0
@@ -156,65 +157,47 @@ def _check_dynamite_limits(state) -> int:
         x = state["sheriff_pos"][k]
         if x >= 0 and state["dynamite"][x]:
             return 14
-    seen = np.zeros(N_SPACES, dtype=np.bool_)
-    stack = np.empty(N_SPACES, dtype=np.int64)
     for x in range(N_SPACES):
-        if not state["dynamite"][x] or seen[x]:
-            continue
-        if IS_CITY[x]:
-            return 14
-        size, top = 0, 1  # the connected group of x, by a walk over adjacent tokens
-        stack[0] = x
-        seen[x] = True
-        while top > 0:
-            top -= 1
-            y = stack[top]
-            size += 1
-            for i in range(MAX_DEGREE):
-                z = NEIGHBOURS[y, i]
-                if z >= 0 and state["dynamite"][z] and not seen[z]:
-                    seen[z] = True
-                    stack[top] = z
-                    top += 1
-        if size > DYNAMITE_MAX_GROUP:
-            return 14
+        if state["dynamite"][x]:
+            if IS_CITY[x] or group_size_if_placed(state, x) > DYNAMITE_MAX_GROUP:  # the group of x, walked from x
+                return 14
     return OK
 
 
 @njit(cache=True)
 def _check_cards(state) -> int:
+    """Every card in exactly one place: deck, competition slot, a hand, or in play (52 bits of one word)."""
     size = np.int64(state["deck_size"])
     if size < 0 or size > N_CARDS or state["never_drawn"] < 0 or state["never_drawn"] > size:
         return 11
-    places = np.zeros(N_CARDS, dtype=np.int64)
+    seen = np.uint64(0)
+    one = np.uint64(1)
     for i in range(size):
-        card = state["deck"][i]
-        if card < 0 or card >= N_CARDS:
+        card = np.int64(state["deck"][i])
+        if card < 0 or card >= N_CARDS or (seen >> np.uint64(card)) & one:
             return 11
-        places[card] += 1
+        seen |= one << np.uint64(card)
     for j in range(N_COMPETITION_SLOTS):
-        card = state["comp_card"][j]
+        card = np.int64(state["comp_card"][j])
         if card != NO_CARD:
-            if card < 0 or card >= N_CARDS:
+            if card < 0 or card >= N_CARDS or (seen >> np.uint64(card)) & one:
                 return 11
-            places[card] += 1
+            seen |= one << np.uint64(card)
     for card in range(N_CARDS):
         holder = state["card_holder"][card]
         if holder < NOBODY or holder >= state["num_players"]:
             return 11
         if holder != NOBODY:
-            places[card] += 1
-        if places[card] > 1:
-            return 11
-    for card in (state["card_active"], state["move_card"], state["queue_card"], state["drawn_card"]):
-        if card != NO_CARD:  # being played, queued or just drawn: in no other place
-            if card < 0 or card >= N_CARDS or places[card] > 0:
+            if (seen >> np.uint64(card)) & one:
                 return 11
-            places[card] += 1
-    for card in range(N_CARDS):
-        if places[card] != 1:
-            return 15
-    return OK
+            seen |= one << np.uint64(card)
+    for card in (state["card_active"], state["move_card"], state["queue_card"], state["drawn_card"]):
+        c = np.int64(card)
+        if c != NO_CARD:  # being played, queued or just drawn: in no other place
+            if c < 0 or c >= N_CARDS or (seen >> np.uint64(c)) & one:
+                return 11
+            seen |= one << np.uint64(c)
+    return OK if seen == (one << np.uint64(N_CARDS)) - one else 15
 
 
 @njit(cache=True, inline="always")
