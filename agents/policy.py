@@ -13,7 +13,9 @@ Two ways to build one:
   class), and unpickling a hostile file executes whatever it says. Instead the
   zip's CRCs are checked, the JSON ``data`` member is read as JSON only (its
   pickled entries are never unpickled; the policy class is read from its pickle
-  opcodes without executing them and must be ``MaskableActorCriticPolicy``), the
+  opcodes without executing them and must be one of ``POLICY_NETWORKS``:
+  ``MaskableActorCriticPolicy`` or a network of this folder such as
+  ``agents.rail_network.RailSpatialPolicy``), the
   spaces are rebuilt from their readable fields (``_shape``, ``n``), only plain
   JSON ``policy_kwargs`` are accepted, and the weights come from ``policy.pth``
   through ``torch.load(weights_only=True)``, then must match the rebuilt network
@@ -55,7 +57,12 @@ from .base import BatchAgent
 
 MODEL_FILE = "model.zip"  # a run directory's final checkpoint (training.train)
 CONFIG_FILE = "config.json"  # a run directory's settings: at least {"game", "num_players"}
-POLICY_CLASS = ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy")  # the one class accepted
+POLICY_CLASS = ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy")  # the default network
+# networks a checkpoint may name (by --policy of training.train); the loader accepts these classes and no others
+POLICY_NETWORKS = {
+    "mlp": POLICY_CLASS,
+    "rail_spatial": ("agents.rail_network", "RailSpatialPolicy"),  # Rail: one score per buildable step
+}
 SAFE_POLICY_KWARGS = ("net_arch", "ortho_init", "share_features_extractor", "normalize_images")
 MAX_MEMBER_BYTES = {"data": 64 * 2**20, "policy.pth": 2**30}  # larger members are refused unread
 
@@ -170,7 +177,7 @@ def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
             raise UnsafeCheckpointError(f"{path}: member {bad!r} is corrupt (CRC mismatch): the file was changed")
     if not isinstance(data, dict):
         raise UnsafeCheckpointError(f"{path}: 'data' is not a stable-baselines3 settings object")
-    _check_policy_class(path, data.get("policy_class"))
+    policy_class = network_class(_check_policy_class(path, data.get("policy_class")))
     observation_space, action_space = _spaces(path, data)
     kwargs = data.get("policy_kwargs") or {}
     if not isinstance(kwargs, dict) or set(kwargs) - set(SAFE_POLICY_KWARGS) or ":serialized:" in json.dumps(kwargs):
@@ -185,7 +192,7 @@ def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
         raise UnsafeCheckpointError(f"{path}: policy.pth does not hold a state dict of tensors")
     with torch.random.fork_rng(devices=[]):  # network init before loading must not use the global RNG
         try:
-            policy = MaskableActorCriticPolicy(observation_space, action_space, lambda _: 0.0, **kwargs)
+            policy = policy_class(observation_space, action_space, lambda _: 0.0, **kwargs)
         except (TypeError, ValueError) as error:
             raise UnsafeCheckpointError(f"{path}: cannot build the policy from {kwargs}: {error}") from None
     try:
@@ -220,8 +227,19 @@ def _first_corrupt_member(archive: zipfile.ZipFile) -> str | None:
         return f"? ({error})"
 
 
-def _check_policy_class(path, entry) -> None:
-    """The pickled policy class reference must name ``POLICY_CLASS`` (opcodes read, never executed)."""
+def network_class(name_or_ref):
+    """The policy class of a ``POLICY_NETWORKS`` name or (module, class) entry (its module imported on first use)."""
+    ref = POLICY_NETWORKS.get(name_or_ref, name_or_ref) if isinstance(name_or_ref, str) else tuple(name_or_ref)
+    if ref not in POLICY_NETWORKS.values():
+        raise ValueError(f"unknown policy network {name_or_ref!r}; choose one of {sorted(POLICY_NETWORKS)}")
+    if ref == POLICY_CLASS:
+        return MaskableActorCriticPolicy
+    import importlib
+    return getattr(importlib.import_module(ref[0]), ref[1])
+
+
+def _check_policy_class(path, entry) -> tuple:
+    """The pickled policy class reference must name one of ``POLICY_NETWORKS`` (opcodes read, never executed)."""
     if not isinstance(entry, dict) or not isinstance(entry.get(":serialized:"), str):
         raise UnsafeCheckpointError(f"{path}: no policy class recorded: not a MaskablePPO checkpoint")
     try:
@@ -234,9 +252,10 @@ def _check_policy_class(path, entry) -> None:
     kinds = {op.name for op, _, _ in ops} - {"PROTO", "FRAME", "MEMOIZE", "STOP", "SHORT_BINUNICODE", "BINUNICODE",
                                               "UNICODE", "STACK_GLOBAL", "GLOBAL", "BINPUT", "PUT"}
     found = tuple(names[:2]) if not globals_ else globals_[0]
-    if kinds or found != POLICY_CLASS or len(names) + len(globals_) > 2:
+    if kinds or found not in POLICY_NETWORKS.values() or len(names) + len(globals_) > 2:
         raise UnsafeCheckpointError(f"{path}: the policy class is {'.'.join(found) or '?'} with opcodes "
                                     f"{sorted(kinds)}, not {'.'.join(POLICY_CLASS)}: a foreign or tampered checkpoint")
+    return found
 
 
 def _spaces(path, data: dict) -> tuple[spaces.Box, spaces.Discrete]:
