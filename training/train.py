@@ -29,7 +29,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList, Check
 from stable_baselines3.common.logger import configure
 
 from agents.registry import make_agent
-from agents.policy import PolicyAgent
+from agents.policy import PolicyAgent, network_class
 from training.evaluate import evaluate_against, plot_learning_curve
 from training.imitation import collect_demonstrations, pretrain_policy
 from training.opponents import OpponentPool
@@ -66,6 +66,8 @@ class Args:
     """the learner's final reward: "win" (+1/-1), "rank" or "score" (see core.game)"""
     net_arch: str = "256,256"
     """hidden layer sizes of the policy and value networks"""
+    policy: str = "mlp"
+    """policy network: "mlp" (MlpPolicy with net_arch) or a game's own network (agents.policy.POLICY_NETWORKS)"""
     opponents: str = "random"
     """comma-separated opponent pool (names or checkpoint paths)"""
     imitate: str = ""
@@ -174,7 +176,7 @@ def main() -> None:
 
     # ---- model ----
     arch = [int(x) for x in args.net_arch.split(",")]
-    model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
+    model = MaskablePPO(network_class(args.policy), env, n_steps=args.n_steps, batch_size=args.batch_size,
                         n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
                         ent_coef=args.ent_coef, policy_kwargs={"net_arch": arch}, seed=args.seed,
                         device="cpu", verbose=0)
