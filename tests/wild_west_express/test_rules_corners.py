@@ -30,7 +30,7 @@ def _saved_and_loaded(states: np.ndarray) -> np.ndarray:
     return loaded
 
 
-# ---- the bound of 12 extra moves in one turn (§13.3, §17.5) ---------------------------------------------------------
+# ---- the bound of 12 extra moves in one turn (§13.3, §17.5) --------------------------------------------------------
 def test_s13_3_no_movement_card_is_playable_after_twelve_extra_moves():
     """§13.3, §17.5: a turn holds at most 12 extra moves; at 12 a movement card cannot be played, at 11 it can."""
     states = seat0_turn()
@@ -65,7 +65,7 @@ def test_s13_3_a_card_drawn_at_the_twelfth_extra_move_can_only_be_kept():
     assert A_PLAY_CARD + FULL_STEAM + 1 not in legal_actions(states)
 
 
-# ---- Hideout with two desperados (§13.5) ----------------------------------------------------------------------------
+# ---- Hideout with two desperados (§13.5) ---------------------------------------------------------------------------
 def test_s13_5_hideout_asks_which_desperado_when_there_are_two():
     """§13.5 Hideout: with two desperados CARD_DESPERADO offers both; the chosen one moves, the other stays."""
     states = seat0_turn()
@@ -93,7 +93,7 @@ def test_s13_5_hideout_asks_which_desperado_when_there_are_two():
     assert deck_bottom(states, 2) == [HIDEOUT, HIDEOUT + 1]
 
 
-# ---- Crate of Dynamite with no legal space left (§13.5) -------------------------------------------------------------
+# ---- Crate of Dynamite with no legal space left (§13.5) ------------------------------------------------------------
 def _fill_board_with_dynamite(states: np.ndarray, tokens: int) -> None:
     """Put ``tokens`` tokens from the supply on legal track spaces (lowest ids first)."""
     s = states[0]
@@ -126,7 +126,7 @@ def test_s13_5_crate_of_dynamite_ends_when_no_legal_space_is_left():
     assert not any(A_SPACE <= a < A_SPACE + N_SPACES for a in legal_actions(states))  # no purchase either
 
 
-# ---- hiring at the desperado cap (§6.3, §15) --------------------------------------------------------------------------
+# ---- hiring at the desperado cap (§6.3, §15) -----------------------------------------------------------------------
 def test_s15_a_hire_is_refused_at_the_desperado_cap():
     """§6.3 BUY_DESPERADO, §2.1, §15: no hire with 2 desperados (limits on) or 3 (limits off), even unhired."""
     for limits, cap in ((True, 2), (False, 3)):
@@ -142,7 +142,7 @@ def test_s15_a_hire_is_refused_at_the_desperado_cap():
         assert not any(A_BUY_DESPERADO <= a < A_END for a in legal_actions(states)), limits
 
 
-# ---- the safety limit is exact (§14.4) ---------------------------------------------------------------------------------
+# ---- the safety limit is exact (§14.4) -----------------------------------------------------------------------------
 def test_s14_4_safety_limit_counts_the_decision_that_ends_the_turn():
     """§14.4: a turn's 1000th decision ends the game as truncated also when that decision ends the turn."""
     states = seat0_turn()  # seat 0 has no train and no desperado: END at PRE_ROLL ends its turn

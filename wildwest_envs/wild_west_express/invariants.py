@@ -21,7 +21,9 @@ index out of bounds), a held card is bound to an existing train and a debt has
 a creditor; and the pending decision has what it needs (a moving train of the
 active seat for TRAIN_STEP / ARRIVAL / TELEGRAM_DRAWN, a personal drawn card,
 a card in play for its sub-decisions, a selected sheriff or desperado, rolled
-dice for dice moves and desperado moves). Money: the bank is unlimited (§0.2),
+dice for dice moves and desperado moves, and a decision of the turn's phase:
+draft and placements in setup only, PRE_ROLL in the pre-roll phase, desperado
+moves in the desperado phase). Money: the bank is unlimited (§0.2),
 so every payment by or to it is booked in ``bank_paid`` (``pieces.bank_pays`` /
 ``pay_bank``) and the players' cash must sum to N x $450 + ``bank_paid``:
 fees, debts and every other transfer between players conserve money.
@@ -32,13 +34,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .data import (CARGO_EMPTY, DEC_NONE, DIE_SIDES, DYNAMITE_MAX_GROUP, DYNAMITE_PER_TURN, DYNAMITE_SUPPLY, IS_CITY,
-                   MAX_DESPERADOS, MAX_EXTRA_MOVES, MAX_PLAYERS, MAX_TRAINS, MAX_TURN_DECISIONS, N_CARDS,
-                   N_CARGO, N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DECISION_TYPES, N_DICE, N_SHERIFFS,
-                   N_SPACES, NO_CARD, NO_SPACE, CARD_CLASS, CLASS_PERSONAL, DEC_ARRIVAL,
-                   DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN, DEC_DESPERADO_STEP, DEC_PLACE_DESPERADO, DEC_REHIRE_TARGET,
-                   DEC_SELECT_TRAIN, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, FREE, PHASE_MOVEMENT,
-                   PHASE_OVER, PHASE_PRE_ROLL, PHASE_SETUP, START_CASH)
+from .data import (CARD_CLASS, CARGO_EMPTY, CLASS_PERSONAL, DEC_ARRIVAL, DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN,
+                   DEC_DESPERADO_STEP, DEC_DRAFT_CITY, DEC_NONE, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DEC_REHIRE_TARGET,
+                   DEC_SELECT_TRAIN, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, DIE_SIDES,
+                   DYNAMITE_MAX_GROUP, DYNAMITE_PER_TURN, DYNAMITE_SUPPLY, FREE, IS_CITY, MAX_DESPERADOS,
+                   MAX_EXTRA_MOVES, MAX_PLAYERS, MAX_TRAINS, MAX_TURN_DECISIONS, N_CARDS, N_CARGO, N_CARGO_CODES,
+                   N_CITIES, N_COMPETITION_SLOTS, N_DECISION_TYPES, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE,
+                   PHASE_DESPERADO, PHASE_MOVEMENT, PHASE_OVER, PHASE_PRE_ROLL, PHASE_SETUP, START_CASH)
 from .dynamite import group_size_if_placed
 from .state import LANDING_DONE, LANDING_NONE, NOBODY, RET_LANDING, RET_PRE_ROLL, STATE_DTYPE
 
@@ -63,7 +65,7 @@ INVARIANT_MESSAGES = (
     "per-turn counters out of range: extra moves 0..12 (§13.3), decisions 0..1000 (§14.4)",
     "an option, seat, space, slot, card or procedure field is out of its range (§15, §17.5)",
     "the pending decision does not match the procedure in progress (moving train, card, desperado, dice, §17.5)",
-    "money: the players' cash is not N x $450 plus what the bank paid (bank_paid): a transfer made or lost money (§0.2)",
+    "money: the players' cash is not N x $450 plus what the bank paid (bank_paid): a transfer made or lost it (§0.2)",
 )
 
 
@@ -263,11 +265,24 @@ def _check_indices(state) -> int:
 @njit(cache=True)
 def _check_pending(state) -> int:
     """The pending decision has the procedure it needs: a moving train, a card, a desperado, rolled dice."""
+    phase = np.int64(state["phase"])
     if state["done"]:
-        return OK
+        return OK if phase == PHASE_OVER else 18
     dec = np.int64(state["decision"])
     seat = np.int64(state["active"])
-    if state["current"] != seat:
+    if state["current"] != seat or phase == PHASE_OVER:
+        return 18
+    in_setup = dec == DEC_DRAFT_CITY or dec == DEC_PLACE_DESPERADO
+    if in_setup != (phase == PHASE_SETUP) or (in_setup and state["round"] != 0):
+        return 18  # the draft and the placements happen in setup only, and nothing else does (§5)
+    n_picks = 2 * np.int64(state["num_players"])
+    if (dec == DEC_DRAFT_CITY) != (state["setup_step"] < n_picks) and in_setup:
+        return 18
+    if dec == DEC_PRE_ROLL and phase != PHASE_PRE_ROLL:
+        return 18
+    if dec == DEC_SELECT_TRAIN and phase != PHASE_MOVEMENT:
+        return 18
+    if (dec == DEC_DESPERADO_STEP or dec == DEC_REHIRE_TARGET) != (phase == PHASE_DESPERADO):
         return 18
     if dec == DEC_TRAIN_STEP or dec == DEC_ARRIVAL or dec == DEC_TELEGRAM_DRAWN:
         t = np.int64(state["move_train"])
