@@ -39,14 +39,8 @@ BOUNDSCHECK_CACHE = Path(os.environ.get("WILDWEST_BOUNDSCHECK_CACHE",
                                         Path(tempfile.gettempdir()) / "wildwest_envs_numba_boundscheck"))
 MUTATIONS = 600  # mutated saved states loaded per game
 # known gaps of a game's saved-state validation, found by the mutation test (remove an entry when it is fixed)
-KNOWN_VALIDATION_GAPS: dict[str, str] = {
-    "wild_west_express_v0": "validate_state does not range-check the index fields (e.g. active = 51 loads, "
-                            "then a kernel indexes out of range): the loader must prove every index in range",
-}
-KNOWN_CONSISTENCY_GAPS: dict[str, str] = {
-    "wild_west_express_v0": "e.g. train_debt / train_creditor or the pending decision edited: the state loads, "
-                            "and legal moves lead to negative cash or a desperado count mismatch",
-}
+KNOWN_VALIDATION_GAPS: dict[str, str] = {}
+KNOWN_CONSISTENCY_GAPS: dict[str, str] = {}
 
 SCRIPT = """
 import sys, numpy as np
