@@ -233,6 +233,43 @@ def test_fast_fee_preview_equals_the_general_one():
     assert compared > 1000
 
 
+@pytest.mark.parametrize("num_players", [3, 6])
+def test_single_builder_fees_equal_the_general_computation(num_players):
+    """§6.8: the closed form that build_step uses for one builder gives exactly build_fees' amounts per seat and
+    the same touch-fee hexes, for every seat's every buildable step on random positions."""
+    rng = np.random.default_rng(11 + num_players)
+    compared = charged = 0
+    n_hexes = MP.hexes.shape[0]
+    for game in range(3):
+        s = GAME.init(np.array([300 + game], np.uint64), num_players=num_players, build_rounds=10)
+        while not s[0]["operating"] and not s[0]["done"]:
+            acts = np.flatnonzero(GAME.legal_mask(s)[0])
+            builds = acts[acts < BASE]
+            play(s, int(rng.choice(builds)) if len(builds) and rng.random() < 0.9 else int(rng.choice(acts)))
+            st = s[0]
+            if rng.random() > 0.3:
+                continue
+            for p in range(num_players):
+                for e in range(MP.steps.shape[0]):
+                    if not (st["frontier"][p, e >> 6] >> np.uint64(e & 63)) & np.uint64(1):
+                        continue
+                    due, touch = np.zeros(6, np.int64), np.zeros(2, np.int64)
+                    fees.build_fees(st, MP, p, e, 1 << p, int(st["t"]) + 1, due, touch, np.zeros(6, np.int64))
+                    due_fast, touch_fast = np.full(6, 99, np.int64), np.full(2, 99, np.int64)
+                    fees.single_builder_fees(st, MP, p, e, due_fast, touch_fast, np.zeros(6, np.int64),
+                                             np.zeros(6, np.int64))
+                    assert due_fast.tolist() == due.tolist(), (game, p, e)
+                    # build_fees also names a hex whose touch fee was paid before; setting the bit again is a no-op
+                    for end in range(2):
+                        if touch[end] >= 0 and (int(st["touched"][touch[end]]) >> p) & 1:
+                            touch[end] = -1
+                    assert touch_fast.tolist() == touch.tolist(), (game, p, e)
+                    assert 0 <= touch.max() < n_hexes or touch.max() == -1
+                    compared += 1
+                    charged += int(due.sum() > 0)
+    assert compared > 2000 and charged > 100, (compared, charged)
+
+
 def test_account_funded_steps_must_be_affordable_with_their_fees():
     """§7.10 (b), G14: building from the account needs cost + the fees it triggers; the bonus it would earn
     does not count."""

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from .data import CTX_COOP_BUILD, FUND_ACCOUNT
-from .fees import UNKNOWN, build_fees, fee_bound, fee_preview, fee_preview_fast
+from .fees import UNKNOWN, build_fees, fee_bound, fee_preview, fee_preview_fast, single_builder_fees
 from .maps import (FE_A, FE_B, FE_BUILD, HOME, HOME_STEPS, HX_CITY, HX_COUNTRY, HX_NBR, HX_STEP, MAX_STEP_COST, ST_A,
                    ST_B, ST_COST, ST_FOREIGN)
 
@@ -156,23 +156,18 @@ def mark_steps(state, mp, out: np.ndarray, stop_at_first: bool) -> int:
             j = lowest_bit(bits)
             bits &= bits - ONE
             e = np.int64(w) * 64 + j
-            if account and not _account_step_ok(state, mp, p, e, cache):
-                continue
+            if account:  # cheap bound first; the exact fees only when the bound does not settle it (§7.10)
+                cost = np.int64(mp.steps[e, ST_COST])
+                balance = np.int64(state["balance"][p])
+                if balance < cost + fee_bound(state, mp, p, e) and balance < cost + fee_preview_fast(state, mp, p,
+                                                                                                     e, cache):
+                    continue
             count += 1
             if out.shape[0] > 0:
                 out[e] = 1
             if stop_at_first:
                 return count
     return count
-
-
-@njit(cache=True)
-def _account_step_ok(state, mp, p: int, e: int, cache: np.ndarray) -> bool:
-    """An account-funded step is paid without debt, fees included (§7.10, G14); cap and budget checked by the caller."""
-    cost = np.int64(mp.steps[e, ST_COST])
-    if state["balance"][p] >= cost + fee_bound(state, mp, p, e):
-        return True
-    return state["balance"][p] >= cost + fee_preview_fast(state, mp, p, e, cache)
 
 
 @njit(cache=True)
@@ -310,9 +305,11 @@ def build_step(state, mp, e: int) -> None:
     touch_p = np.zeros(2, dtype=np.int64)
     touch_j = np.zeros(2, dtype=np.int64)
     par = np.zeros(6, dtype=np.int64)
-    build_fees(state, mp, p, e, builders, t_new, due_p, touch_p, par)  # computed on the virtual build, then applied
-    if partner >= 0:
+    if partner >= 0:  # the general computation on the virtual joint build (§9.1 item 7), then applied
+        build_fees(state, mp, p, e, builders, t_new, due_p, touch_p, par)
         build_fees(state, mp, partner, e, builders, t_new, due_j, touch_j, par)
+    else:
+        single_builder_fees(state, mp, p, e, due_p, touch_p, np.zeros(6, dtype=np.int64), par)
     state["t"] = t_new
     _take_ownership(state, mp, p, e, t_new)
     if partner >= 0:

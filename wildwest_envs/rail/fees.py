@@ -172,7 +172,7 @@ def fee_preview(state, mp, p: int, e: int, scratch: np.ndarray) -> int:
                       scratch[2])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fee_bound(state, mp, p: int, e: int) -> int:
     """An upper bound of the fees of building e: per non-city end, 2 per rival owning e, or 1 if a rival is present
     there (the owed amount of §6.8 grows by 2 per earlier owner of the new spoke, or by the touch fee)."""
@@ -192,27 +192,93 @@ def fee_bound(state, mp, p: int, e: int) -> int:
 
 
 UNKNOWN = -2  # entry of the preview cache not computed yet
+NO_TIME = MAX_TIMESTAMP + 1  # presence of an absent seat in hex_fee_state
 
 
 @njit(cache=True)
+def hex_fee_state(state, mp, p: int, h: int, pres: np.ndarray, par: np.ndarray) -> int:
+    """One pass over the spokes and ferries of a non-city hex H: pres[q] = pres(q, H) (NO_TIME if absent),
+    par[q] = par(p, q, H); returns T(p, H) (-1 if none), all before any new build."""
+    n = np.int64(state["num_players"])
+    for q in range(n):
+        pres[q] = NO_TIME
+        par[q] = 0
+    for d in range(6):
+        step = mp.hexes[h, HX_STEP + d]
+        if step < 0:
+            continue
+        owners = np.int64(state["owners"][step])
+        if owners == 0:
+            continue
+        tp = np.int64(state["own_t"][p, step])
+        for q in range(n):
+            if (owners >> q) & 1:
+                tq = np.int64(state["own_t"][q, step])
+                if tq < pres[q]:
+                    pres[q] = tq
+                if q != p and 0 < tq < tp:
+                    par[q] += PARALLEL_FEE
+    for f in range(mp.ferries.shape[0]):
+        owner = np.int64(state["ferry_owner"][f])
+        if owner >= 0 and (mp.ferries[f, FE_A] == h or mp.ferries[f, FE_B] == h) and state["ferry_t"][f] < pres[owner]:
+            pres[owner] = np.int64(state["ferry_t"][f])
+    best, best_t = -1, NO_TIME
+    for q in range(n):
+        if q != p and pres[q] < pres[p] and pres[q] < best_t:
+            best, best_t = q, pres[q]
+    return best
+
+
+@njit(cache=True)
+def single_builder_fees(state, mp, p: int, e: int, due: np.ndarray, touch_hexes: np.ndarray, pres: np.ndarray,
+                        par: np.ndarray) -> None:
+    """``build_fees`` for one builder by the closed form of §6.8 for one new step (see ``fee_preview_fast``):
+    at each non-city end, 2 to each of the k rivals owning e (less the touch fee already paid to T there if
+    p owes T nothing else), or with k = 0 the touch fee 1 to T if p runs beside nobody and has not paid it."""
+    pbit = np.int64(1) << p
+    owners = np.int64(state["owners"][e]) & ~pbit
+    for q in range(due.shape[0]):
+        due[q] = 0
+    touch_hexes[0] = -1
+    touch_hexes[1] = -1
+    for end in range(2):
+        h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
+        if mp.hexes[h, HX_CITY] >= 0:
+            continue
+        payee = hex_fee_state(state, mp, p, h, pres, par)
+        touched = (np.int64(state["touched"][h]) & pbit) != 0
+        if owners:
+            for q in range(np.int64(state["num_players"])):
+                if (owners >> q) & 1:
+                    due[q] += PARALLEL_FEE
+            if touched and payee >= 0 and (owners >> payee) & 1 and par[payee] == 0:
+                due[payee] -= TOUCH_FEE
+        elif not touched and payee >= 0:
+            beside = False
+            for q in range(np.int64(state["num_players"])):
+                if par[q] > 0:
+                    beside = True
+            if not beside:
+                due[payee] += TOUCH_FEE
+                touch_hexes[end] = h
+
+
+@njit(cache=True, inline="always")
 def fee_preview_fast(state, mp, p: int, e: int, cache: np.ndarray) -> int:
     """``fee_preview`` for a single builder, by the closed form of §6.8 for one new step.
 
     At a non-city end H, with k rivals owning e (all earlier than p) and T = T(p, H):
 
-    * p is new in H: it runs beside the k owners of e (2 each), or, with k = 0, owes the touch fee to the
-      earliest rival present, if any;
-    * p is already in H and k > 0: each owner of e gets 2 more, except that T's first 2 are reduced by the
-      touch fee p already paid T there (if p owes T no other parallel amount):
+    * k > 0: the new spoke makes p parallel to each of them, so each gets 2 more, except that T's first 2
+      are reduced by the touch fee p already paid T there (if p owes T no other parallel amount):
       ``2k - [T owns e and p paid T's touch fee at H and par(p, T, H) = 0]``;
-    * p is already in H and k = 0: nothing parallel changes; p owes the touch fee 1 to T if p runs beside
-      nobody at H, has not paid it yet and T exists.
+    * k = 0: nothing parallel changes; p owes the touch fee 1 to T if p runs beside nobody at H, has not
+      paid it yet and T exists (if p is new in H: T exists iff a rival is present there).
 
     T(p, H), the k = 0 touch fee and ``par(p, T, H) = 0`` depend on (p, H) only, so ``cache`` (int8, shape
     (3, N), filled with ``UNKNOWN``) keeps them between the steps of one mask. A test checks that this equals
     ``fee_preview`` (the general computation) on random positions.
     """
-    t_new = np.int64(state["t"]) + 1
     pbit = np.int64(1) << p
     owners = np.int64(state["owners"][e]) & ~pbit
     k = 0
@@ -221,6 +287,8 @@ def fee_preview_fast(state, mp, p: int, e: int, cache: np.ndarray) -> int:
         rest &= rest - 1
         k += 1
     total = 0
+    pres = np.empty(0, dtype=np.int64)
+    par = np.empty(0, dtype=np.int64)
     for end in range(2):
         h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
         if mp.hexes[h, HX_CITY] >= 0:
@@ -232,10 +300,17 @@ def fee_preview_fast(state, mp, p: int, e: int, cache: np.ndarray) -> int:
         if k == 0 and touched:
             continue
         if cache[0, h] == UNKNOWN:
-            payee = touch_payee(state, mp, p, h, e, pbit, t_new)
+            if pres.shape[0] == 0:
+                pres = np.empty(6, dtype=np.int64)
+                par = np.empty(6, dtype=np.int64)
+            payee = hex_fee_state(state, mp, p, h, pres, par)
+            beside = False
+            for q in range(np.int64(state["num_players"])):
+                if par[q] > 0:
+                    beside = True
             cache[0, h] = payee
-            cache[1, h] = TOUCH_FEE if payee >= 0 and not _runs_beside_anyone(state, mp, p, h) else 0
-            cache[2, h] = 1 if payee >= 0 and _parallel_to(state, mp, p, h, payee) == 0 else 0
+            cache[1, h] = TOUCH_FEE if payee >= 0 and not beside else 0
+            cache[2, h] = 1 if payee >= 0 and par[payee] == 0 else 0
         payee = np.int64(cache[0, h])
         if k > 0:
             total += PARALLEL_FEE * k
@@ -244,26 +319,3 @@ def fee_preview_fast(state, mp, p: int, e: int, cache: np.ndarray) -> int:
         else:
             total += cache[1, h]
     return total
-
-
-@njit(cache=True)
-def _parallel_to(state, mp, p: int, h: int, q: int) -> int:
-    """par(p, q, H) before the build."""
-    amount = 0
-    for d in range(6):
-        step = mp.hexes[h, HX_STEP + d]
-        if step >= 0:
-            tp = np.int64(state["own_t"][p, step])
-            tq = np.int64(state["own_t"][q, step])
-            if tp > 0 and 0 < tq < tp:
-                amount += PARALLEL_FEE
-    return amount
-
-
-@njit(cache=True)
-def _runs_beside_anyone(state, mp, p: int, h: int) -> bool:
-    """par(p, q, H) > 0 for some rival q before the build."""
-    for q in range(np.int64(state["num_players"])):
-        if q != p and _parallel_to(state, mp, p, h, q) > 0:
-            return True
-    return False

@@ -227,9 +227,13 @@ def _reverse_edges(edges, length: int) -> None:
 def route_reaches(state, mp) -> bool:
     """Some goal hex is reachable from the start over the rail graph (a cheap test before the searches)."""
     n = mp.hexes.shape[0]
+    start = np.int64(state["race_start"])
+    if state["net"][start] == 0:
+        return False  # no line touches the start city
+    if state["race_goal"] >= 0 and state["net"][state["race_goal"]] == 0:
+        return False  # ... or the goal city
     seen = np.zeros(n, dtype=np.bool_)
     stack = np.empty(n, dtype=np.int64)
-    start = np.int64(state["race_start"])
     seen[start] = True
     stack[0] = start
     top = 1
