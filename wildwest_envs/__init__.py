@@ -10,6 +10,13 @@ AEC env on top (``<game>_v0.env(**options)``)::
 Game modules are imported on first use, so importing this package is cheap.
 """
 
+import os as _os
+
+# numba's OpenMP worker threads sleep between kernels instead of spinning (see
+# ``core.kernels``); set OMP_WAIT_POLICY or GOMP_SPINCOUNT yourself to choose otherwise.
+if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
+    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
 from .registry import GAMES, get_game, make, register_with_pettingzoo
 
 __all__ = ["GAMES", "get_game", "make"]

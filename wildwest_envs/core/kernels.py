@@ -10,6 +10,18 @@ batch size; results are identical.
 The serial build is a copy of the function with its own ``__qualname__``
 (``<name>_serial``), because numba's on-disk cache names its files after the
 qualified name and does not key them by the ``parallel`` flag.
+
+Waiting threads. Importing ``wildwest_envs`` sets ``OMP_WAIT_POLICY=PASSIVE``
+(unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is already set), so numba's
+OpenMP workers sleep between kernels instead of spinning. A batched loop runs
+several short parallel kernels per decision with Python in between; with
+GNU OpenMP's default spin-wait, on a machine whose cores are shared with other
+work (a learner, other processes) two threads ran 5-100x *slower* than one, for
+every game alike (measured on a loaded 2-core VM). Sleeping costs about 10 us
+of wake-up per kernel launch instead. The setting takes
+effect only if it precedes the loading of OpenMP (numba's first parallel call
+or ``numba.set_num_threads``, or importing torch, which loads the same
+``libgomp``): import ``wildwest_envs`` first, or export the variable.
 """
 
 from __future__ import annotations

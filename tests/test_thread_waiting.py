@@ -1,0 +1,76 @@
+"""numba's OpenMP workers sleep between kernels unless the user chose otherwise (``core.kernels``).
+
+With GNU OpenMP's default spin-wait, two threads ran the batched loop 5-100x
+slower than one on a machine whose cores are shared; importing
+``wildwest_envs`` therefore sets ``OMP_WAIT_POLICY=PASSIVE`` before any thread
+pool starts. Each case runs in a fresh interpreter, since OpenMP reads the
+variable once, when it is loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+_PROBE = """
+import ctypes, os, sys
+import numpy as np
+import wildwest_envs
+import numba
+from wildwest_envs.registry import get_game
+numba.set_num_threads(2)
+game = get_game("way_out_west_v0")
+states = game.init_batch(64, 0)  # 64 games: the parallel build
+game.step(states, np.argmax(game.legal_mask(states), axis=1))
+print("ENV", os.environ.get("OMP_WAIT_POLICY", "-"))
+print("LAYER", numba.threading_layer())
+sys.stdout.flush()
+if numba.threading_layer() == "omp":
+    ctypes.CDLL("libgomp.so.1").omp_display_env(1)  # the spin count OpenMP really uses, on stderr
+"""
+
+
+def _probe(**env_vars) -> tuple[dict, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(env_vars)
+    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, check=True,
+                         timeout=300)
+    fields = dict(line.split(" ", 1) for line in out.stdout.splitlines() if line[:4] in ("ENV ", "LAYE"))
+    return fields, out.stderr
+
+
+def test_import_sets_passive_waiting_used_by_openmp():
+    fields, stderr = _probe()
+    assert fields["ENV"] == "PASSIVE"
+    if fields["LAYER"] != "omp":
+        pytest.skip(f"threading layer {fields['LAYER']}: no OpenMP wait policy to check")
+    assert "GOMP_SPINCOUNT = '0'" in stderr  # unset, libgomp spins 300000 times before sleeping
+
+
+def test_user_wait_policy_is_kept():
+    fields, stderr = _probe(OMP_WAIT_POLICY="ACTIVE")
+    assert fields["ENV"] == "ACTIVE"
+    if fields["LAYER"] == "omp":
+        assert "OMP_WAIT_POLICY = 'ACTIVE'" in stderr
+
+
+def test_control_without_the_import_openmp_spins():
+    """The probe can tell: OpenMP loaded before ``wildwest_envs`` keeps its default spin count."""
+    script = ("import ctypes, numba; numba.set_num_threads(2); import wildwest_envs; "
+              "print(numba.threading_layer()); ctypes.CDLL('libgomp.so.1').omp_display_env(1)")
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True,
+                         timeout=300)
+    if out.stdout.strip() != "omp":
+        pytest.skip("threading layer is not omp")
+    assert "GOMP_SPINCOUNT = '0'" not in out.stderr
+
+
+def test_user_spin_count_is_kept():
+    fields, stderr = _probe(GOMP_SPINCOUNT="1000")
+    assert fields["ENV"] == "-"  # a chosen spin count is not overridden by a policy
+    if fields["LAYER"] == "omp":
+        assert "GOMP_SPINCOUNT = '1000'" in stderr
