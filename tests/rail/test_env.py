@@ -151,6 +151,41 @@ def test_observation_is_egocentric():
     assert not board[0][P_TRACK + 9:P_TRACK + 18].any() and not board[0][P_NET + 3:P_NET + 6].any()
 
 
+def test_board_planes_show_the_map_and_the_race():
+    """§10.2: terrain, foreign, city, start-city and river planes carry the map (§3.9 figures: 574 open, 81
+    mountain, 120 water, 56 foreign hexes, 339 river sides, 36 cities, 4 start cities); the track plane of a
+    relative seat shows its steps; the race planes and vector fields show start and goal (a whole country in an
+    international race)."""
+    from wildwest_envs.rail.observation import (P_CITY, P_FOREIGN, P_MOUNTAIN, P_OPEN, P_RACE_GOAL, P_RACE_START,
+                                                P_RIVER, P_START, P_WATER)
+    s = position({"start": {"0": 63}, "lines": [[0, [[29, 9], [28, 9], [27, 9]]]],
+                  "race": {"start": 63, "goal": 51}})
+    obs = GAME.observe(s, [1])[0]
+    board = GAME.obs_layout.get(obs, "board").reshape(N_PLANES, N)
+    counts = [int(board[p].sum()) for p in (P_OPEN, P_MOUNTAIN, P_WATER, P_FOREIGN, P_CITY, P_START)]
+    assert counts == [574, 81, 120, 56, 36, 4]
+    assert int(board[P_RIVER:P_RIVER + 3].sum()) == 339
+    assert board[P_RIVER + 0, hex_id(27, 9)] == 1  # the Mississippi between (27, 9) and its E neighbour (28, 9)
+    assert board[P_MOUNTAIN, hex_id(25, 15)] == 1 and board[P_WATER, hex_id(30, 9)] == 1  # Lake Michigan
+    assert board[P_START, hex_id(29, 9)] == 1 and board[P_CITY, hex_id(23, 10)] == 1 and not board[P_START,
+                                                                                                   hex_id(23, 10)]
+    # seat 0 is relative seat 2 of observer 1; its two steps are on canonical side E of (28, 9) and (27, 9)
+    track = board[P_TRACK + 6:P_TRACK + 9]
+    assert int(track.sum()) == 2 and track[0, hex_id(28, 9)] == 1 and track[0, hex_id(27, 9)] == 1
+    assert not board[P_TRACK:P_TRACK + 6].any()
+    assert np.flatnonzero(board[P_RACE_START]).tolist() == [hex_id(29, 9)]
+    assert np.flatnonzero(board[P_RACE_GOAL]).tolist() == [hex_id(23, 10)]
+    cities = GAME.obs_layout.get(obs, "race_cities")
+    assert np.flatnonzero(cities[0]).tolist() == [MAP.city_index(63)]
+    assert np.flatnonzero(cities[1]).tolist() == [MAP.city_index(51)]
+    assert np.flatnonzero(GAME.obs_layout.get(obs, "context")).tolist() == [CTX_RACE_ENTRY]
+    intl = position({"options": {"international": True}, "start": {"0": 62}, "race": {"start": 62, "country": 1}})
+    board = GAME.obs_layout.get(GAME.observe(intl, [0])[0], "board").reshape(N_PLANES, N)
+    goal = np.flatnonzero(board[P_RACE_GOAL])
+    assert len(goal) == 30 and (goal < MAP.width).all()  # Canada: the 30 land hexes of row 0 (§3.9)
+    assert GAME.obs_layout.get(GAME.observe(intl, [0])[0], "race_country").tolist()[:2] == [1, 0]
+
+
 def test_observation_shows_own_candidates_only():
     """§10.2: the candidate planes and features are the observer's; declared routes are everybody's."""
     s = _mid_game(race=True)

@@ -204,6 +204,33 @@ def test_no_ferries_in_a_co_build_and_account_funding_counts_its_cost():
     assert s[0]["balance"][0] == 14 and s[0]["window_bp"][0] == 6 and s[0]["total_bank"] == 6
 
 
+def test_early_end_counts_ferries():
+    """§6.10 item 1, G45: a built ferry links the cities at its two ends for the early end: Westport and
+    Southwest on the west shore, Eastport and Southeast on the east shore, joined only by the ferry."""
+    from wildwest_envs.rail import building
+    west = land_chain((2, 3), (2, 6))
+    s = position({"start": {"0": 11}, "lines": [[0, WEST_LINE], [0, west]], "turn": {"seat": 0, "bp": 12}},
+                 game=STRAIT)
+    play(s, FERRY)
+    st = s[0]
+    for chain in ([[8, 3], [9, 3]], land_chain((9, 3), (10, 6))):
+        for a, b in zip(chain[:-1], chain[1:]):
+            st["bp_left"] = 99
+            building.build_step(st, SMP, step(tuple(a), tuple(b)))
+    assert building.all_cities_joined(st, SMP)
+    # control: the steps alone do not link the two shores
+    linked, todo = {SMAP.hex_of(2, 3)}, [SMAP.hex_of(2, 3)]
+    while todo:
+        h = todo.pop()
+        for e in range(SMP.steps.shape[0]):
+            if st["owners"][e] and h in SMP.steps[e, :2]:
+                v = int(SMP.steps[e, 0] + SMP.steps[e, 1] - h)
+                if v not in linked:
+                    linked.add(v)
+                    todo.append(v)
+    assert SMAP.hex_of(9, 3) not in linked and SMAP.hex_of(2, 6) in linked
+
+
 def test_international_race_on_this_map():
     """§9.3: the map's red table names its foreign country; the route ends in its first hex."""
     line = [[2, 3], [2, 2], [2, 1], [2, 0]]

@@ -7,8 +7,9 @@ import pytest
 
 from tests.rail.positions import (BASE, DECLINE, END_TURN, MAP, MP, choose_start, city_hex, force, hex_id, legal,
                                   play, position, scripted_game, step_id)
-from wildwest_envs.rail.data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_RACE_ENTRY,
-                                     CTX_START_CHOICE, OFF_COOP_ACCEPT, OFF_COOP_DECLINE, OFF_COOP_PROPOSE)
+from wildwest_envs.rail.data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD,
+                                     CTX_RACE_ENTRY, CTX_START_CHOICE, OFF_COOP_ACCEPT, OFF_COOP_DECLINE,
+                                     OFF_COOP_PROPOSE)
 from wildwest_envs.rail.game import GAME
 from wildwest_envs.rail.maps import ST_COST
 
@@ -324,6 +325,92 @@ def test_steps_into_foreign_hexes_need_the_international_rule():
     assert s[0]["balance"][0] == 0  # no bonus in foreign hexes
 
 
+MIL_NORTH = [[29, 7], [29, 6], [28, 5], [28, 4], [27, 3], [26, 3], [26, 2], [26, 1], [26, 0]]  # Milwaukee to Canada
+CHI_NORTH = [[29, 9], [29, 8], [28, 7], [28, 6], [27, 5], [27, 4], [26, 4], [25, 3], [25, 2], [25, 1], [26, 0]]
+CANADA_HEX = (26, 0)  # both lines above end there and share no other hex
+
+
+def test_fees_apply_in_foreign_hexes():
+    """§9.2: fees apply in foreign hexes as in any non-city hex: a line entering the Canadian hex where a rival's
+    line already ends pays that rival the touch fee."""
+    s = position({"options": {"international": True}, "start": {"0": 62, "1": 63},
+                  "lines": [[0, MIL_NORTH], [1, CHI_NORTH[:-1]]], "turn": {"seat": 1, "bp": 8}})
+    before = s[0]["balance"].astype(int).copy()
+    build(s, (25, 1), CANADA_HEX)
+    assert (s[0]["balance"].astype(int) - before)[:3].tolist() == [1, -1, 0]
+
+
+def test_a_route_never_passes_through_a_foreign_hex():
+    """§9.2, §7.3: Milwaukee and Chicago are linked only through a Canadian hex where both lines end, so a
+    domestic race between them has no route; one home step joining the lines gives seat 1 one (control)."""
+    doc = {"options": {"international": True}, "start": {"0": 62, "1": 63},
+           "lines": [[0, MIL_NORTH], [1, CHI_NORTH]], "race": {"start": 62, "goal": 63}}
+    s = position(doc)
+    assert not s[0]["cand_valid"].any() and legal(s) == [DECLINE]
+    doc["lines"].append([1, [[29, 8], [29, 7]]])
+    s = position(doc)
+    assert s[0]["cand_valid"][1, 0] and s[0]["cand_steps"][1, 0] == 2
+    assert not s[0]["cand_valid"][0].any()  # seat 0's own line still leads only into Canada
+
+
+def _bfs_line(s, seat: int, target: int, avoid: set) -> None:
+    """Build seat's shortest chain of home land steps from its network to target, avoiding hexes (set-ups)."""
+    from collections import deque
+    from wildwest_envs.rail import building
+    from wildwest_envs.rail.maps import HOME, HX_COUNTRY, HX_NBR, HX_STEP
+    st = s[0]
+    sources = [int(h) for h in np.flatnonzero((st["net"] >> seat) & 1) if MP.hexes[h, HX_COUNTRY] == HOME]
+    prev = {h: None for h in sources}
+    todo = deque(sources)
+    while todo and target not in prev:
+        h = todo.popleft()
+        for d in range(6):
+            e, v = int(MP.hexes[h, HX_STEP + d]), int(MP.hexes[h, HX_NBR + d])
+            if e < 0 or v in prev or v in avoid or MP.hexes[v, HX_COUNTRY] != HOME or MP.steps[e, ST_COST] > 7:
+                continue
+            prev[v] = (h, e)
+            todo.append(v)
+    path, h = [], target
+    while prev[h] is not None:
+        h, e = prev[h]
+        path.append(e)
+    st["builder"], st["partner"] = seat, -1
+    for e in reversed(path):
+        st["bp_left"] = 99
+        building.build_step(st, MP, e)
+
+
+def test_early_end_ignores_links_through_foreign_hexes():
+    """§6.10 item 1, G45: seat 0's track joins every city but Milwaukee, whose line meets seat 0's only in a
+    Canadian hex: the cities are not joined (although the steps, foreign hex included, link them); one home
+    step into Milwaukee joins them."""
+    from wildwest_envs.rail import building
+    s = position({"options": {"international": True}, "start": {"0": 63, "1": 62},
+                  "lines": [[1, MIL_NORTH], [0, CHI_NORTH]], "turn": {"seat": 0, "bp": 12}})
+    milwaukee = city_hex(62)
+    avoid = {hex_id(*h) for h in MIL_NORTH}
+    for c in MP.city_hex:
+        if int(c) != milwaukee:
+            _bfs_line(s, 0, int(c), avoid)
+    st = s[0]
+    assert ((st["net"] & 1) & ((st["net"] >> 1) & 1)).sum() == 1  # the two networks share only the Canadian hex
+    # control: over every owned step, foreign hexes included, Milwaukee is linked to the rest
+    linked, todo = {milwaukee}, [milwaukee]
+    while todo:
+        h = todo.pop()
+        for e in range(MP.steps.shape[0]):
+            if st["owners"][e] and h in MP.steps[e, :2]:
+                v = int(MP.steps[e, 0] + MP.steps[e, 1] - h)
+                if v not in linked:
+                    linked.add(v)
+                    todo.append(v)
+    assert {int(c) for c in MP.city_hex} <= linked
+    assert not building.all_cities_joined(st, MP)
+    st["bp_left"] = 99
+    building.build_step(st, MP, step_id((29, 8), (29, 7)))
+    assert building.all_cities_joined(st, MP)
+
+
 # ---- §3.5 distinct directions (map data) -----------------------------------------------------------------------------
 def test_distinct_directions_first_steps():
     """§3.5, §6.5 item 7: under distinct_directions a first step may not leave the start city through a side
@@ -436,6 +523,48 @@ def test_coop_partners_pay_nothing_to_each_other():
                    "turn": {"seat": 0, "bp": 8}})
     play(s2, step_id(CHICAGO, (30, 10)))  # control: alone, seat 0 pays seat 1 the touch fee
     assert s2[0]["balance"][1] == 1
+
+
+def test_coop_partners_each_pay_their_own_fees_to_third_players():
+    """§9.1 item 7: each partner pays third players what §6.8 makes it owe as if it alone had built the joint
+    step: a joint step beside seat 2's earlier step costs each partner 2 (one non-city end)."""
+    s = position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63, "2": 63},
+                  "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]], [2, [[29, 9], [30, 10], [30, 11]]]],
+                  "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    play(s, BASE + OFF_COOP_PROPOSE + 1)
+    force(s, [6, 6])
+    play(s, BASE + OFF_COOP_ACCEPT)
+    before = s[0]["balance"].astype(int).copy()
+    play(s, step_id(CHICAGO, (30, 10)))
+    assert (s[0]["balance"].astype(int) - before)[:3].tolist() == [-2, -2, 4]
+
+
+def test_coop_partner_uses_the_shared_roll():
+    """§9.1 item 4, §11.3: with shared_build_roll the partner rolls nothing on acceptance and uses the round's
+    roll: pooled BP = floor(3 (8 + 8) / 4) = 12."""
+    s = position({"options": {"coop_building": True, "shared_build_roll": True}, "start": {"0": 63, "1": 63},
+                  "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]]],
+                  "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    s[0]["shared_bp"] = 8
+    play(s, BASE + OFF_COOP_PROPOSE + 1)
+    force(s, [1, 1])
+    play(s, BASE + OFF_COOP_ACCEPT)
+    assert s[0]["context"] == CTX_COOP_BUILD and s[0]["bp_left"] == 12 and s[0]["forced_pos"] == 0
+
+
+def test_no_coop_in_extension_windows():
+    """§7.10: co-building is not offered in an extension turn, although the networks share a hex and the
+    partner's turn is still to come (control: the same lines allow a proposal in a build turn)."""
+    lines = [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]]]
+    ext = position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63}, "lines": lines,
+                    "balance": [20, 20, 0], "turn": {"seat": 0, "funding": "account", "first": 0}})
+    assert ext[0]["context"] == CTX_EXT_BUILD and _proposals(ext) == []
+    ext = position({"options": {"coop_building": True, "extension_mode": "dice"}, "start": {"0": 63, "1": 63},
+                    "lines": lines, "turn": {"seat": 0, "funding": "dice", "bp": 8, "first": 0}})
+    assert ext[0]["context"] == CTX_EXT_BUILD and _proposals(ext) == []
+    build_turn = position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63}, "lines": lines,
+                           "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    assert _proposals(build_turn) == [1]
 
 
 def test_decline_race_is_the_only_action_without_candidates():

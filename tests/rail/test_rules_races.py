@@ -396,3 +396,107 @@ def test_international_candidates_end_in_the_first_foreign_hex():
     s = position(doc)
     assert s[0]["cand_valid"][0, 0] and s[0]["cand_steps"][0, 0] == len(line) - 1
     assert (s[0]["cand_hexes"][hex_id(25, 0)] & 1) == 1
+
+
+def test_start_is_rolled_again_when_no_city_could_be_its_goal():
+    """§7.2: a start that no city could join as a valid goal is rolled again before any goal roll (here
+    d_min = 35: only Seattle-New Orleans is that far apart); the goal is then rolled until it is valid."""
+    s = position({"options": {"race_min_distance": 35}, "start": {"0": 63}, "lines": [[0, [[29, 9], [29, 10]]]],
+                  "turn": {"seat": 0, "funding": "account"}})
+    st = s[0]
+    assert st["d_min"] == 35 and MP.city_dist[MAP.city_index(63)].max() < 35
+    force(s, [6, 3, 1, 1, 1, 2, 6, 6])  # start 63 (no goal 35 away) -> 11 Seattle; goal 12 (too close) -> 66
+    races.generate_race(st, MP)
+    assert st["race_start"] == city_hex(11) and st["race_goal"] == city_hex(66)
+    assert st["forced_pos"] == 8 and st["city_uses"][MAP.city_index(63)] == 0
+
+
+def test_repeat_rule_is_ignored_when_no_valid_pair_is_left():
+    """§7.2, G47: when every start-goal pair breaks the repeat rule it is ignored for that race, and the race
+    still counts for both its cities."""
+    s = position({"options": {"end_mode": "races"}, "start": {"0": 63}, "lines": [[0, [[29, 9], [29, 10]]]],
+                  "turn": {"seat": 0, "funding": "account"}})
+    st = s[0]
+    limit = int(st["repeat_limit"])
+    st["city_uses"][:MAP.n_cities] = limit
+    st["city_uses"][MAP.city_index(63)] = 0  # Chicago alone is free: no pair of two free cities is left
+    force(s, [5, 1, 6, 3])  # start 51 Omaha (used up, but the rule is off for this race); goal 63
+    races.generate_race(st, MP)
+    assert st["race_start"] == city_hex(51) and st["race_goal"] == city_hex(63)
+    assert st["city_uses"][MAP.city_index(51)] == limit + 1 and st["city_uses"][MAP.city_index(63)] == 1
+
+
+# ---- §7.5 route search prunings -------------------------------------------------------------------------------------
+PRUNING_LINES = [[1, B + [[23, 10]]], [2, A_LONG], [0, A_LONG[:2]]]  # seat 0 owns only Chicago -> (28, 9)
+
+
+def test_route_search_never_re_enters_the_start():
+    """§7.5 item 1, G18: no move enters the start hex. Seat 0 owns only the step leaving Chicago westwards; the
+    walk out along it and back, then over seat 1's line (fee 7), is not a route; the search must give the
+    simple route along seat 2's line through that step instead (9 steps, fee 8)."""
+    s = position({"start": {"0": 63, "1": 63, "2": 63}, "lines": PRUNING_LINES,
+                  "race": {"start": CHICAGO, "goal": OMAHA}})
+    st = s[0]
+    assert st["cand_valid"][0, 0] and st["cand_steps"][0, 0] == 9 and st["cand_own"][0, 0] == 1
+    assert st["cand_fee"][0, 0, 2] == 8 and st["cand_fee"][0, 0, 1] == 0
+    assert st["cand_hexes"][hex_id(28, 9)] & 1 and not st["cand_hexes"][hex_id(29, 10)] & 1
+
+
+def test_route_search_ends_at_the_first_goal_hex():
+    """§7.5 item 1, G18: nothing continues from a goal hex. Omaha -> Chicago: the walk over seat 1's line into
+    Chicago, out along seat 0's step and back is not a route; the simple route along seat 2's line is."""
+    s = position({"start": {"0": 63, "1": 63, "2": 63}, "lines": PRUNING_LINES,
+                  "race": {"start": OMAHA, "goal": CHICAGO}})
+    st = s[0]
+    assert st["cand_valid"][0, 0] and st["cand_steps"][0, 0] == 9 and st["cand_own"][0, 0] == 1
+    assert st["cand_fee"][0, 0, 2] == 8
+    assert st["cand_hexes"][hex_id(28, 9)] & 1 and not st["cand_hexes"][hex_id(29, 10)] & 1
+
+
+# ---- §7.8 the end of a race and the guard ----------------------------------------------------------------------------
+def test_race_ends_after_the_round_in_which_the_paid_places_arrived():
+    """§7.8: three entrants, two prizes: the race ends with the round in which the second train arrives; that
+    round is completed (the third entrant still rolls), and the third gets nothing (§7.9)."""
+    doc = race_doc()
+    doc["start"]["2"] = 63
+    doc["lines"].append([2, B[:2]])
+    s = position(doc)
+    play(s, enter(0))  # seat 0: A_LONG, 11 pips
+    play(s, enter(0))  # seat 1: B + seat 0's last step, 9 pips
+    force(s, [6, 6, 6, 5, 1, 1])  # seat 0 12 (1 left), seat 1 11 (2 left), seat 2 2: still running
+    play(s, enter(0))
+    st = s[0]
+    assert st["last_rounds"] == 1 and st["forced_pos"] == 6 and (st["red"], st["white"]) == (1, 1)
+    assert st["last_place"][:3].tolist() == [1, 0, 2] and st["last_prize"][:3].tolist() == [10, 20, 0]
+
+
+def test_race_guard_after_round_1000():
+    """§7.8, G44: a race still running after round 1000 stops; arrived trains are placed first, then the others
+    by fewest pips still needed. (Steps of 13 pips, which no roll can pay, keep two trains from ever arriving.)"""
+    s = position(race_doc())
+    st = s[0]
+    n_hexes = MP.hexes.shape[0]
+    order = np.array([0, 1, 2, 0, 0, 0], dtype=np.int64)
+    need = np.zeros((6, n_hexes), dtype=np.int64)
+    n_need = np.zeros(6, dtype=np.int64)
+    need[0, 0], n_need[0] = 2, 1  # arrives in round 1
+    need[1, :2], n_need[1] = [13, 1], 2  # 14 pips still needed
+    need[2, 0], n_need[2] = 13, 1  # 13 pips still needed
+    ranking = np.zeros(6, dtype=np.int64)
+    races.run_race(st, order, 3, need, n_need, ranking)
+    assert st["last_rounds"] == 1000
+    assert ranking[:3].tolist() == [0, 2, 1]
+
+
+def test_international_goal_hex_ties_go_to_the_lower_hex_id():
+    """§7.5 item 2: in an international race the best goal hex is the one with the smallest (cost tuple, hex
+    id): seat 0's line forks at (25, 1) into two Canadian hexes at equal cost; the route ends in (25, 0)."""
+    line = [[29, 7], [29, 6], [28, 5], [28, 4], [27, 3], [26, 3], [26, 2], [25, 1], [25, 0]]
+    doc = {"options": {"international": True}, "start": {"0": 62}, "lines": [[0, line], [0, [[25, 1], [26, 0]]]],
+           "race": {"start": 62, "country": 1, "first": 0}}
+    s = position(doc)
+    st = s[0]
+    assert routes.step_pips(MP, step_id((25, 1), (25, 0)), hex_id(25, 1)) == \
+        routes.step_pips(MP, step_id((25, 1), (26, 0)), hex_id(25, 1))
+    assert st["cand_valid"][0, 0] and st["cand_steps"][0, 0] == len(line) - 1
+    assert st["cand_hexes"][hex_id(25, 0)] & 1 and not st["cand_hexes"][hex_id(26, 0)] & 1
