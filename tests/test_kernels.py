@@ -1,0 +1,78 @@
+"""Helpers of the batch kernels: ``core.kernels.borrowed`` and the chunked search of ``core.sampling.sample_legal``."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+from numba import njit, prange
+from numba.core.errors import TypingError
+
+from wildwest_envs.core.kernels import borrowed
+from wildwest_envs.core.rng import _mix_py
+from wildwest_envs.core.sampling import sample_legal
+
+
+class _Tables(NamedTuple):
+    a: np.ndarray
+    b: np.ndarray
+
+
+@njit(cache=True)
+def _lookup(tables, i):
+    return tables.a[i] + tables.b[i, 1]
+
+
+@njit(cache=True, parallel=True)
+def _through_borrowed(tables, out):
+    rows = borrowed(out)
+    for i in prange(out.shape[0]):
+        rows[i, 0] = _lookup(borrowed(tables), i)
+        rows[i, 1] = borrowed(tables.a)[i]
+
+
+@njit(cache=True)
+def _borrow_scalar(x):
+    return borrowed(x)
+
+
+def test_borrowed_views_read_and_write_the_callers_arrays():
+    tables = _Tables(np.arange(100, dtype=np.int64), np.arange(200, dtype=np.int64).reshape(100, 2))
+    out = np.zeros((100, 2), dtype=np.int64)
+    _through_borrowed(tables, out)
+    assert np.array_equal(out[:, 0], tables.a + tables.b[:, 1])
+    assert np.array_equal(out[:, 1], tables.a)
+
+
+def test_borrowed_in_plain_python_is_the_identity():
+    tables = _Tables(np.zeros(2), np.zeros((2, 2)))
+    assert borrowed(tables) is tables
+
+
+def test_borrowed_rejects_what_is_not_arrays():
+    with pytest.raises(TypingError):
+        _borrow_scalar(3)
+
+
+def _reference_sample(mask: np.ndarray, rng: int) -> tuple[int, int]:
+    """The k-th legal action by a plain scan, with the sampler's generator step (before chunking)."""
+    n_legal = int(mask.sum())
+    if n_legal == 0:
+        return -1, rng
+    rng = (rng + 0x9E3779B97F4A7C15) & (2**64 - 1)
+    k = ((_mix_py(rng) >> 32) * n_legal) >> 32
+    return int(np.flatnonzero(mask)[k]), rng
+
+
+@pytest.mark.parametrize("n_actions", [1, 63, 64, 65, 128, 129, 1797])
+def test_sample_legal_chunked_search_matches_a_plain_scan(n_actions):
+    gen = np.random.default_rng(n_actions)
+    masks = (gen.random((400, n_actions)) < gen.choice([0.002, 0.05, 0.5, 1.0], size=(400, 1))).astype(np.int8)
+    masks[::9] = 0
+    rng = gen.integers(0, 2**63, size=400, dtype=np.uint64)
+    expected = [_reference_sample(m, int(r)) for m, r in zip(masks, rng)]
+    out = np.zeros(400, dtype=np.int64)
+    sample_legal(masks, rng, out)
+    assert out.tolist() == [a for a, _ in expected]
+    assert rng.tolist() == [r for _, r in expected]
