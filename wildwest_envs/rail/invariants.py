@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.kernels import borrowed
 from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES)
 from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, HX_STEP, ST_A, ST_B, ST_COST, RailMap
 
@@ -47,8 +48,8 @@ INVARIANT_MESSAGES = (
 @njit(cache=True, parallel=True)
 def check_invariants(states: np.ndarray, out: np.ndarray, mp) -> None:
     """out[b] = 0 if record b keeps every invariant, else the code of the first broken one."""
-    for b in prange(states.shape[0]):
-        out[b] = check_one(states[b], mp)
+    for b in prange(states.shape[0]):  # borrowed: no reference counting of shared arrays (core.kernels)
+        out[b] = check_one(states[b], borrowed(mp))
 
 
 @njit(cache=True)

@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.kernels import borrowed
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
 from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_GAME_OVER,
@@ -73,22 +74,23 @@ START = -1  # the pseudo-action that plays a record set up by ``init`` to its fi
 @njit(cache=True, parallel=True)
 def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, mp) -> None:
     """Set up every record (§5); ``step`` with ``START`` then advances it to its first decision."""
-    for b in prange(states.shape[0]):
-        init_one(states[b], seeds[b], options, mp)
+    for b in prange(states.shape[0]):  # borrowed: no reference counting of shared arrays (core.kernels)
+        init_one(states[b], seeds[b], options, borrowed(mp))
 
 
 @njit(cache=True, parallel=True)
 def legal_mask(states: np.ndarray, out: np.ndarray, mp) -> None:
     """out[b, a] = 1 for each legal action a of game b; all zeros when finished (§11.2)."""
+    rows = borrowed(out)  # borrowed: no reference counting of shared arrays (core.kernels)
     for b in prange(states.shape[0]):
-        legal_mask_one(states[b], out[b], mp)
+        legal_mask_one(states[b], rows[b], borrowed(mp))  # the tuple mp is borrowed per record
 
 
 @njit(cache=True, parallel=True)
 def step(states: np.ndarray, actions: np.ndarray, mp) -> None:
     """Apply one legal action per unfinished game and advance to its next decision."""
-    for b in prange(states.shape[0]):
-        step_one(states[b], actions[b], mp)
+    for b in prange(states.shape[0]):  # borrowed: no reference counting of shared arrays (core.kernels)
+        step_one(states[b], actions[b], borrowed(mp))
 
 
 @njit(cache=True)
@@ -271,7 +273,7 @@ def _account_possible(state, p: int) -> bool:
 @njit(cache=True)
 def _advance(state, mp) -> None:
     """With auto_forced_actions, apply every decision that has a single legal action (§11.4)."""
-    empty = np.zeros(0, dtype=np.int8)
+    empty = state["turn_used"][:0]  # an empty int8 view: only count, and no heap allocation per step
     while not state["done"] and state["auto_forced"]:
         count, last = _enumerate(state, mp, empty, np.bool_(True))
         if count != 1:
