@@ -12,10 +12,10 @@ Game modules are imported on first use, so importing this package is cheap.
 
 import os as _os
 
-# numba's OpenMP worker threads sleep between kernels instead of spinning (see
-# ``core.kernels``); set OMP_WAIT_POLICY or GOMP_SPINCOUNT yourself to choose otherwise.
+# numba's OpenMP worker threads spin briefly between kernels, then sleep (see ``core.kernels``);
+# set OMP_WAIT_POLICY or GOMP_SPINCOUNT yourself to choose otherwise.
 if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
-    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    _os.environ["GOMP_SPINCOUNT"] = "1000"
 
 from .registry import GAMES, get_game, make, register_with_pettingzoo
 

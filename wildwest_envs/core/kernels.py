@@ -11,17 +11,23 @@ The serial build is a copy of the function with its own ``__qualname__``
 (``<name>_serial``), because numba's on-disk cache names its files after the
 qualified name and does not key them by the ``parallel`` flag.
 
-Waiting threads. Importing ``wildwest_envs`` sets ``OMP_WAIT_POLICY=PASSIVE``
+Waiting threads. Importing ``wildwest_envs`` sets ``GOMP_SPINCOUNT=1000``
 (unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is already set), so numba's
-OpenMP workers sleep between kernels instead of spinning. A batched loop runs
-several short parallel kernels per decision with Python in between; with
-GNU OpenMP's default spin-wait, on a machine whose cores are shared with other
-work (a learner, other processes) two threads ran 5-100x *slower* than one, for
-every game alike (measured on a loaded 2-core VM). Sleeping costs about 10 us
-of wake-up per kernel launch instead. The setting takes
-effect only if it precedes the loading of OpenMP (numba's first parallel call
-or ``numba.set_num_threads``, or importing torch, which loads the same
-``libgomp``): import ``wildwest_envs`` first, or export the variable.
+OpenMP workers spin only briefly between kernels and then sleep. A batched loop
+runs several short parallel kernels per decision with Python in between; with
+GNU OpenMP's default spin (300,000 iterations), on a machine whose cores are
+shared with other work (a learner, other processes) two threads ran 5-100x
+*slower* than one, for every game alike (measured on a loaded 2-core VM).
+Measured on the 2-core development machine (Colt Express, 2 threads, B = 1024 /
+8192, decisions/s): idle, default spin ~6.8M / 9.3M, 1000 spins 4.1M / 4.6M,
+passive sleep (``OMP_WAIT_POLICY=PASSIVE``) 2.1-2.3M / 4.1-4.6M; with one core
+busy elsewhere, default spin 0.1-0.3M, 1000 spins 2.0-2.3M / 3.0-3.9M, passive
+2.7M / 3.1M, 10,000 spins 0.6M / 1.7M. 1000 spins keep most of the idle speed
+and all of the loaded one; export ``GOMP_SPINCOUNT=300000`` on a machine of
+your own. The setting takes effect only if it precedes the loading of OpenMP
+(numba's first parallel call or ``numba.set_num_threads``, or importing torch,
+which loads the same ``libgomp``): import ``wildwest_envs`` first, or export
+the variable.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .kernels import dual
 from .rng import game_seeds, mix64
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -47,6 +48,9 @@ def sample_legal(masks: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
                 k -= 1
 
 
+_SAMPLE_LEGAL = dual(sample_legal)  # serial build for small batches (no thread-pool wake-up per call)
+
+
 class LegalSampler:
     """Uniform random legal actions for a batch, seeded per row."""
 
@@ -56,5 +60,5 @@ class LegalSampler:
 
     def __call__(self, masks: np.ndarray) -> np.ndarray:
         """One legal action per row of ``masks`` (-1 for rows without any)."""
-        sample_legal(masks, self.rng, self.out)
+        _SAMPLE_LEGAL(masks, self.rng, self.out)
         return self.out
