@@ -103,8 +103,11 @@ def test_frozen_opponents_play_their_seats_and_are_never_trained(local_ray, tmp_
     algo.stop()
     (tmp_path / "rllib_run" / "config.json").write_text(json.dumps({"game": name, "num_players": players}))
 
+    # enough episodes that both opponents surely get a seat: each seat's opponent is drawn from the episode's
+    # random id, so with one or two episodes (TINY's 64 steps) an opponent is missing in ~10% of the runs
+    enough = {**TINY, "train_batch_size": 1024, "minibatch_size": 256}
     args = Args(game=name, players=players, num_env_runners=0, opponent_fraction=1.0,
-                opponents=f"policy:{tmp_path / 'sb3.zip'},rllib:{module_dir}", **TINY)
+                opponents=f"policy:{tmp_path / 'sb3.zip'},rllib:{module_dir}", **enough)
     result, algo = train_once(args)
     try:
         steps = result["env_runners"]["num_module_steps_sampled"]
