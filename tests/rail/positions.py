@@ -73,6 +73,20 @@ def step_id(a: tuple, b: tuple) -> int:
     return MAP.step_between(hex_id(*a), hex_id(*b))
 
 
+def linked_by_owned_steps(state, mp, start: int) -> set[int]:
+    """Hexes joined to ``start`` over every owned step of ``state`` (a plain flood fill: the tests' control)."""
+    linked, todo = {start}, [start]
+    while todo:
+        h = todo.pop()
+        for e in range(mp.steps.shape[0]):
+            if state["owners"][e] and h in mp.steps[e, :2]:
+                v = int(mp.steps[e, 0] + mp.steps[e, 1] - h)
+                if v not in linked:
+                    linked.add(v)
+                    todo.append(v)
+    return linked
+
+
 def new_game(seed: int = 0, game=GAME, **options) -> np.ndarray:
     """A fresh game (batch of one) at its first decision."""
     options.setdefault("num_players", 3)

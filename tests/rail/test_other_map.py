@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.rail.positions import force, position, scripted_game
+from tests.rail.positions import force, linked_by_owned_steps, position, scripted_game
 from wildwest_envs.rail import races
 from wildwest_envs.rail.data import OFF_BUILD_FERRY, OFF_END_TURN, OFF_RACE_ENTER
 from wildwest_envs.rail.game import make_game
@@ -219,15 +219,7 @@ def test_early_end_counts_ferries():
             building.build_step(st, SMP, step(tuple(a), tuple(b)))
     assert building.all_cities_joined(st, SMP)
     # control: the steps alone do not link the two shores
-    linked, todo = {SMAP.hex_of(2, 3)}, [SMAP.hex_of(2, 3)]
-    while todo:
-        h = todo.pop()
-        for e in range(SMP.steps.shape[0]):
-            if st["owners"][e] and h in SMP.steps[e, :2]:
-                v = int(SMP.steps[e, 0] + SMP.steps[e, 1] - h)
-                if v not in linked:
-                    linked.add(v)
-                    todo.append(v)
+    linked = linked_by_owned_steps(st, SMP, SMAP.hex_of(2, 3))
     assert SMAP.hex_of(9, 3) not in linked and SMAP.hex_of(2, 6) in linked
 
 

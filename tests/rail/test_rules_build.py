@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tests.rail.positions import (BASE, DECLINE, END_TURN, MAP, MP, choose_start, city_hex, force, hex_id, legal,
+                                  linked_by_owned_steps,
                                   play, position, scripted_game, step_id)
 from wildwest_envs.rail.data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD,
                                      CTX_RACE_ENTRY, CTX_START_CHOICE, OFF_COOP_ACCEPT, OFF_COOP_DECLINE,
@@ -395,15 +396,7 @@ def test_early_end_ignores_links_through_foreign_hexes():
     st = s[0]
     assert ((st["net"] & 1) & ((st["net"] >> 1) & 1)).sum() == 1  # the two networks share only the Canadian hex
     # control: over every owned step, foreign hexes included, Milwaukee is linked to the rest
-    linked, todo = {milwaukee}, [milwaukee]
-    while todo:
-        h = todo.pop()
-        for e in range(MP.steps.shape[0]):
-            if st["owners"][e] and h in MP.steps[e, :2]:
-                v = int(MP.steps[e, 0] + MP.steps[e, 1] - h)
-                if v not in linked:
-                    linked.add(v)
-                    todo.append(v)
+    linked = linked_by_owned_steps(st, MP, milwaukee)
     assert {int(c) for c in MP.city_hex} <= linked
     assert not building.all_cities_joined(st, MP)
     st["bp_left"] = 99

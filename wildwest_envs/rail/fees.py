@@ -141,15 +141,20 @@ def _end_fees(state, mp, p: int, h: int, e: int, builders: int, t_new: int, due:
     return (not any_parallel) and payee >= 0
 
 
+@njit(cache=True, inline="always")
+def _clear_fee_outputs(due: np.ndarray, touch_hexes: np.ndarray) -> None:
+    """Zero the fees owed per seat and mark no touch-fee hex paid (-1, -1)."""
+    due[:] = 0
+    touch_hexes[0] = -1
+    touch_hexes[1] = -1
+
+
 @njit(cache=True)
 def build_fees(state, mp, p: int, e: int, builders: int, t_new: int, due: np.ndarray, touch_hexes: np.ndarray,
                par: np.ndarray) -> int:
     """Fees p owes each seat for building e (both non-city ends), into due[q]; touch_hexes gets the hexes whose
     touch fee p now pays (-1 padded); par is scratch (6,). Returns the total owed to seats that are not builders."""
-    for q in range(due.shape[0]):
-        due[q] = 0
-    touch_hexes[0] = -1
-    touch_hexes[1] = -1
+    _clear_fee_outputs(due, touch_hexes)
     for end in range(2):
         h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
         if mp.hexes[h, HX_CITY] >= 0:
@@ -237,10 +242,7 @@ def single_builder_fees(state, mp, p: int, e: int, due: np.ndarray, touch_hexes:
     p owes T nothing else), or with k = 0 the touch fee 1 to T if p runs beside nobody and has not paid it."""
     pbit = np.int64(1) << p
     owners = np.int64(state["owners"][e]) & ~pbit
-    for q in range(due.shape[0]):
-        due[q] = 0
-    touch_hexes[0] = -1
-    touch_hexes[1] = -1
+    _clear_fee_outputs(due, touch_hexes)
     for end in range(2):
         h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
         if mp.hexes[h, HX_CITY] >= 0:
