@@ -32,7 +32,8 @@ the chunking, the worker or the batch width.
 The table of a run is merged into ``--output`` (default
 ``benchmarks/results/soak.md``): the file keeps one section per game with its
 data, so rerunning with ``--game <name>`` adds or replaces that game's rows and
-keeps the others::
+keeps the others. The file is read again just before each game's rows are
+written, so runs of different games may go on at the same time::
 
     nice -n 10 python -m benchmarks.soak --game colt_express_v0
     nice -n 10 python -m benchmarks.soak --game wild_west_express_v0 --games 100000
@@ -455,7 +456,7 @@ def main(argv=None) -> int:
 
     args = parse_args(argv)
     names = [canonical_name(n) for n in args.game] if args.game else list(GAMES)
-    results = read_results(args.output)
+    results = {}
     date = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     command = "python -m benchmarks.soak " + " ".join(sys.argv[1:] if argv is None else argv)
     total = 0
@@ -467,8 +468,10 @@ def main(argv=None) -> int:
             report = soak_game(n, args, bar)
             results[n] = dict(report.data(), date=date, machine=machine_line(), command=command, note=args.note)
             bad |= report.crashes > 0 or report.failures > 0
+            merged = read_results(args.output)  # read now, not at the start: runs of other games may have written
+            merged[n] = results[n]
             args.output.parent.mkdir(parents=True, exist_ok=True)
-            args.output.write_text(render_results(results, list(GAMES)))  # after each game: partial runs keep rows
+            args.output.write_text(render_results(merged, list(GAMES)))  # after each game: partial runs keep rows
     print(render_results({n: results[n] for n in names}, names))
     return 1 if bad else 0
 
