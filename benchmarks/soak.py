@@ -30,7 +30,8 @@ seeded from the same pair, so every game is reproducible on its own whatever
 the chunking, the worker or the batch width.
 
 The table of a run is merged into ``--output`` (default
-``benchmarks/results/soak.md``): the file keeps one section per game with its
+``benchmarks/results/soak.md``), with a plot of each worker's resident memory
+per chunk beside it (``soak_memory.png``, when matplotlib is installed): the file keeps one section per game with its
 data, so rerunning with ``--game <name>`` adds or replaces that game's rows and
 keeps the others. The file is read again just before each game's rows are
 written, so runs of different games may go on at the same time::
@@ -427,6 +428,34 @@ def game_section(d: dict) -> list[str]:
     return lines
 
 
+def plot_memory(results: dict[str, dict], order: list[str], path: Path) -> bool:
+    """A PNG of each worker's resident memory after each chunk, one panel per soaked game (False without
+    matplotlib): a leak is a line that keeps rising; the first chunks' settling is the warm-up."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    names = [n for n in order if n in results] + sorted(n for n in results if n not in order)
+    if not names:
+        return False
+    fig, axes = plt.subplots(1, len(names), figsize=(3.6 * len(names), 3.0), squeeze=False)
+    for ax, name in zip(axes[0], names):
+        d = results[name]
+        for k, samples in enumerate(d["rss_mib"].values()):
+            ax.plot(range(1, len(samples) + 1), samples, lw=1.2, label=f"worker {k + 1}")
+        ax.set_title(f"{name}\n{d['games']:,} games", fontsize=9)
+        ax.set_xlabel("chunk")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("resident memory (MiB)")
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
 # ---- command line -----------------------------------------------------------------------------------
 def parse_args(argv=None):
     """The command-line options."""
@@ -472,6 +501,7 @@ def main(argv=None) -> int:
             merged[n] = results[n]
             args.output.parent.mkdir(parents=True, exist_ok=True)
             args.output.write_text(render_results(merged, list(GAMES)))  # after each game: partial runs keep rows
+            plot_memory(merged, list(GAMES), args.output.with_name(args.output.stem + "_memory.png"))
     print(render_results({n: results[n] for n in names}, names))
     return 1 if bad else 0
 

@@ -26,6 +26,7 @@ def test_small_soak_of_every_game_passes_and_writes_the_table(tmp_path):
     assert soak.main(_args(tmp_path)) == 0
     results = soak.read_results(tmp_path / "soak.md")
     assert sorted(results) == sorted(GAMES)
+    assert (tmp_path / "soak_memory.png").read_bytes().startswith(b"\x89PNG")
     for name, data in results.items():
         n_variants = len(soak.variants(get_game(name)))
         assert data["games"] == n_variants * -(-40 // n_variants)  # 40 games split evenly over the variants
