@@ -29,6 +29,11 @@ covered by registration alone. Game ``k`` of variant ``v`` is seeded
 seeded from the same pair, so every game is reproducible on its own whatever
 the chunking, the worker or the batch width.
 
+Each finished chunk is also appended to a journal beside ``--output``
+(``soak_<game>.journal.jsonl``): an interrupted soak (Ctrl-C, a session that
+ends) goes on with the same command plus ``--resume``, and its table is the
+one an uninterrupted run would have written (wall time summed over the runs).
+
 The table of a run is merged into ``--output`` (default
 ``benchmarks/results/soak.md``), with a plot of each worker's resident memory
 per chunk beside it (``soak_memory.png``, when matplotlib is installed): the file keeps one section per game with its
@@ -289,37 +294,97 @@ class GameReport:
                 "messages": self.messages}
 
 
-def soak_game(name: str, args, bar, play=None) -> GameReport:
-    """Run every chunk of one game over the worker pool; rebuild the pool if a worker dies."""
+class Journal:
+    """Every finished chunk of one game's soak, appended as a JSON line as it comes in, so that an interrupted
+    soak resumes (``--resume``) without playing those chunks again. The first line holds the run settings; a
+    journal of other settings is refused. The file is removed once the game's rows are written."""
+
+    def __init__(self, path: Path, settings: dict, resume: bool):
+        self.path = path
+        self.done: list[dict] = []
+        if resume and path.is_file():
+            lines = path.read_text().splitlines()
+            header = json.loads(lines[0]) if lines else {}
+            if header != settings:
+                raise SystemExit(f"{path} was written by a soak with other settings ({header}); rerun those, "
+                                 f"or delete the file to start again")
+            for line in lines[1:]:
+                try:
+                    self.done.append(json.loads(line))
+                except json.JSONDecodeError:  # the last line, cut by the interruption
+                    break
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(settings) + "\n")
+        self.prior_seconds = max((d["seconds_so_far"] for d in self.done), default=0.0)
+
+    def record(self, chunk: Chunk, result: dict, seconds_so_far: float) -> None:
+        """Append one finished chunk."""
+        with self.path.open("a") as f:
+            f.write(json.dumps({"variant": chunk.variant, "first": chunk.first, "result": result,
+                                "seconds_so_far": seconds_so_far}) + "\n")
+
+    def remove(self) -> None:
+        """The game is done: its rows are in the results file."""
+        self.path.unlink(missing_ok=True)
+
+
+def journal_path(output: Path, name: str) -> Path:
+    """Where the journal of one game's soak is kept (beside the results file; git ignores it)."""
+    return output.with_name(f"{output.stem}_{name}.journal.jsonl")
+
+
+def run_settings(name: str, args) -> dict:
+    """What determines the chunks and their games: a journal resumes only a run with the same."""
+    return {"game": name, "games": args.games, "chunk": args.chunk, "seed": args.seed, "width": args.width,
+            "observe_every": args.observe_every, "step_guard": args.step_guard}
+
+
+def soak_game(name: str, args, bar, play=None, journal: Journal | None = None) -> GameReport:
+    """Run every chunk of one game over the worker pool; rebuild the pool if a worker dies. With a
+    ``journal``, the chunks it holds are counted without being played, and each new one is added to it."""
     from wildwest_envs.registry import get_game
 
     game = get_game(name)
     chunks = plan_chunks(name, game, args.games, args.chunk, args.seed, args.width, args.observe_every,
                          args.step_guard)
     report = GameReport(name, variants(game))
-    start = time.perf_counter()
-    pending, suspects = list(chunks), []
+    by_key = {(c.variant, c.first): c for c in chunks}
+    for entry in journal.done if journal else []:
+        chunk = by_key[(entry["variant"], entry["first"])]
+        report.add(entry["result"], chunk)
+        bar.update(chunk.n)
+    start = time.perf_counter() - (journal.prior_seconds if journal else 0.0)
+    pending, suspects = [c for c in chunks if not report.has(c)], []
+
+    def finished(chunk: Chunk, result: dict) -> None:
+        report.add(result, chunk)
+        if journal:
+            journal.record(chunk, result, time.perf_counter() - start)
+
     while pending or suspects:
         if suspects:  # in flight when a worker died: run each alone, so a crash is pinned on its chunk
             chunk = suspects.pop()
-            unfinished = _run_pool([chunk], 1, report, bar, play)
+            unfinished = _run_pool([chunk], 1, report, bar, play, finished)
             if unfinished:
                 report.crash(f"worker died in variant {chunk.variant} {chunk.options} games "
                              f"{chunk.first}..{chunk.first + chunk.n - 1}")
                 bar.update(chunk.n)
             continue
-        running = _run_pool(pending, args.workers, report, bar, play)
+        running = _run_pool(pending, args.workers, report, bar, play, finished)
         pending = [c for c in pending if c not in running and not report.has(c)]
         suspects = running
     report.finish(time.perf_counter() - start, args.warmup)
     return report
 
 
-def _run_pool(chunks: list[Chunk], workers: int, report: GameReport, bar, play=None) -> list[Chunk]:
+def _run_pool(chunks: list[Chunk], workers: int, report: GameReport, bar, play=None, finished=None) -> list[Chunk]:
     """Run ``chunks`` on a fresh pool; if a worker dies, return the chunks that were in flight.
 
-    ``play`` (default ``play_chunk``) is the module-level function a worker runs on each chunk.
+    ``play`` (default ``play_chunk``) is the module-level function a worker runs on each chunk;
+    ``finished(chunk, result)`` (default ``report.add``) takes each result.
     """
+    finished = finished or (lambda chunk, result: report.add(result, chunk))
     context = multiprocessing.get_context("spawn")  # no numba thread pool is forked
     with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
         futures = {pool.submit(play or play_chunk, c): c for c in chunks}
@@ -339,7 +404,7 @@ def _run_pool(chunks: list[Chunk], workers: int, report: GameReport, bar, play=N
                     result = {"variant": c.variant, "games": 0, "decisions": 0, "truncated": 0, "failures": 0,
                               "max_decisions": 0, "messages": [], "pid": 0, "rss": 0, "peak_rss": 0,
                               "crash": f"variant {c.variant} games {c.first}..: {type(error).__name__}: {error}"}
-                report.add(result, futures[future])
+                finished(futures[future], result)
                 bar.update(futures[future].n)
                 bar.set_postfix(game=report.name, fail=report.failures, crash=report.crashes)
     return []
@@ -471,6 +536,8 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=2, help="chunks per worker before memory growth is measured")
     p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="Markdown results file to merge into")
     p.add_argument("--note", default="", help="a remark stored with the results (e.g. 'loaded machine')")
+    p.add_argument("--resume", action="store_true",
+                   help="go on from the journal an interrupted run with the same settings left beside --output")
     args = p.parse_args(argv)
     if min(args.games, args.workers, args.chunk, args.width) < 1 or args.observe_every < 0:
         p.error("--games, --workers, --chunk and --width must be positive, --observe-every non-negative")
@@ -494,7 +561,14 @@ def main(argv=None) -> int:
     bad = False
     with tqdm(total=total, unit="game", smoothing=0.05) as bar:
         for n in names:
-            report = soak_game(n, args, bar)
+            journal = Journal(journal_path(args.output, n), run_settings(n, args), args.resume)
+            try:
+                report = soak_game(n, args, bar, journal=journal)
+            except KeyboardInterrupt:
+                bar.close()
+                print(f"\ninterrupted: {len(Journal(journal.path, run_settings(n, args), True).done)} chunks of {n} "
+                      f"are kept in {journal.path}; the same command with --resume goes on from there")
+                return 130
             results[n] = dict(report.data(), date=date, machine=machine_line(), command=command, note=args.note)
             bad |= report.crashes > 0 or report.failures > 0
             merged = read_results(args.output)  # read now, not at the start: runs of other games may have written
@@ -502,6 +576,7 @@ def main(argv=None) -> int:
             args.output.parent.mkdir(parents=True, exist_ok=True)
             args.output.write_text(render_results(merged, list(GAMES)))  # after each game: partial runs keep rows
             plot_memory(merged, list(GAMES), args.output.with_name(args.output.stem + "_memory.png"))
+            journal.remove()
     print(render_results({n: results[n] for n in names}, names))
     return 1 if bad else 0
 

@@ -42,8 +42,8 @@ def test_a_run_keeps_the_rows_another_run_wrote_meanwhile(tmp_path, monkeypatch)
     out = tmp_path / "soak.md"
     real_soak_game = soak.soak_game
 
-    def soak_while_another_run_writes(name, args, bar, play=None):
-        report = real_soak_game(name, args, bar, play)
+    def soak_while_another_run_writes(name, args, bar, **kwargs):
+        report = real_soak_game(name, args, bar, **kwargs)
         out.write_text(soak.render_results({"colt_express_v0": colt}, list(GAMES)))  # a concurrent run finished
         return report
 
@@ -84,3 +84,47 @@ def test_a_dying_worker_is_one_crash_and_the_soak_goes_on():
     assert report.messages[0].startswith("crash: worker died in variant 0 ")
     assert report.games == n_variants - 1 and report.failures == 0  # every other chunk still played
     assert bar.n == n_variants
+
+
+def test_an_interrupted_soak_resumes_to_the_table_of_an_uninterrupted_one(tmp_path, monkeypatch):
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert soak.main(_args(whole, "--game", "colt_express_v0")) == 0
+    expected = soak.read_results(whole / "soak.md")["colt_express_v0"]
+    expected_chunks = len(soak.plan_chunks("colt_express_v0", get_game("colt_express_v0"), 40, 20, 0, 8, 0, 0))
+
+    real_record = soak.Journal.record
+    recorded = []
+
+    def record_then_interrupt(self, chunk, result, seconds_so_far):
+        real_record(self, chunk, result, seconds_so_far)
+        recorded.append((chunk.variant, chunk.first))
+        if len(recorded) == 3:
+            raise KeyboardInterrupt  # Ctrl-C after the third chunk
+
+    monkeypatch.setattr(soak.Journal, "record", record_then_interrupt)
+    assert soak.main(_args(tmp_path, "--game", "colt_express_v0")) == 130
+    journal = soak.journal_path(tmp_path / "soak.md", "colt_express_v0")
+    assert len(journal.read_text().splitlines()) == 1 + 3  # the settings, then the three chunks
+    assert not (tmp_path / "soak.md").exists()
+
+    replayed = []
+
+    def record_and_count(self, chunk, result, seconds_so_far):
+        replayed.append((chunk.variant, chunk.first))
+        real_record(self, chunk, result, seconds_so_far)
+
+    monkeypatch.setattr(soak.Journal, "record", record_and_count)
+    assert soak.main(_args(tmp_path, "--game", "colt_express_v0", "--resume")) == 0
+    assert len(replayed) == expected_chunks - 3 and not set(replayed) & set(recorded)  # journaled: not replayed
+    got = soak.read_results(tmp_path / "soak.md")["colt_express_v0"]
+    for key in ("games", "decisions", "truncated", "crashes", "failures", "variants"):
+        assert got[key] == expected[key], key
+    assert not journal.exists()
+
+
+def test_resume_refuses_a_journal_of_other_settings(tmp_path):
+    journal = soak.journal_path(tmp_path / "soak.md", "colt_express_v0")
+    journal.write_text('{"game": "colt_express_v0", "games": 7}\n')
+    with pytest.raises(SystemExit, match="other settings"):
+        soak.main(_args(tmp_path, "--game", "colt_express_v0", "--resume"))
