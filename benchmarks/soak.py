@@ -317,9 +317,11 @@ class Journal:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(settings) + "\n")
         self.prior_seconds = max((d["seconds_so_far"] for d in self.done), default=0.0)
+        self.n_chunks = len(self.done)  # chunks kept in the file, this run's included
 
     def record(self, chunk: Chunk, result: dict, seconds_so_far: float) -> None:
         """Append one finished chunk."""
+        self.n_chunks += 1
         with self.path.open("a") as f:
             f.write(json.dumps({"variant": chunk.variant, "first": chunk.first, "result": result,
                                 "seconds_so_far": seconds_so_far}) + "\n")
@@ -566,7 +568,7 @@ def main(argv=None) -> int:
                 report = soak_game(n, args, bar, journal=journal)
             except KeyboardInterrupt:
                 bar.close()
-                print(f"\ninterrupted: {len(Journal(journal.path, run_settings(n, args), True).done)} chunks of {n} "
+                print(f"\ninterrupted: {journal.n_chunks} chunks of {n} "
                       f"are kept in {journal.path}; the same command with --resume goes on from there")
                 return 130
             results[n] = dict(report.data(), date=date, machine=machine_line(), command=command, note=args.note)
