@@ -6,8 +6,12 @@ Measures random legal play (decisions per second, mask and sampling included):
   ``pyspiel`` is installed, OpenSpiel ``backgammon`` through its Python API;
 * each game through its PettingZoo AEC API;
 * each game through its batched engine at B = 1, 1024 and 8192 on 1 and 2
-  threads (``legal_mask`` -> ``sample_legal`` -> ``step``, finished games
-  re-dealt in place);
+  threads (``sample_legal`` -> ``step(..., masks=)``, which writes the next
+  legal masks in the same pass; finished games re-dealt in place, with their
+  masks), timed in the steady state: after a warm-up in which as many games
+  have finished as the batch holds, so that the batch mixes every stage of a
+  game as a long run does (timed from a fresh deal, a big batch would be
+  measured on the opening moves alone);
 
 then the compile time of the kernels (cold, into an empty numba cache, and
 cached, both in fresh subprocesses) and the bytes of one game state. Prints a
@@ -85,30 +89,35 @@ def openspiel_random_play(seconds: float, seed: int = 0) -> float | None:
 
 
 def batched_random_play(game, batch_size: int, threads: int, seconds: float, seed: int = 0,
-                        **options) -> float:
-    """Decisions per second of uniform legal play of ``batch_size`` games at once."""
+                        warm_up_limit: float = 300.0, **options) -> float:
+    """Decisions per second of uniform legal play of ``batch_size`` games at once, in the steady state.
+
+    Before timing, plays until ``batch_size`` games have finished (at most ``warm_up_limit`` seconds).
+    """
     import numba
 
     from wildwest_envs.core.sampling import LegalSampler
 
     numba.set_num_threads(threads)
     states = game.init_batch(batch_size, seed, **options)
-    masks = np.zeros((batch_size, game.n_actions), dtype=np.int8)
+    masks = game.legal_mask(states)
     sample = LegalSampler(batch_size, seed)
     next_game = [batch_size]
 
     def one_step() -> int:
-        game.legal_mask(states, masks)
         actions = sample(masks)
         live = int(np.count_nonzero(actions >= 0))
-        game.step(states, actions, check=False)
+        game.step(states, actions, check=False, masks=masks)
         ended = np.flatnonzero(states["done"] | (states["n_decisions"] >= states["max_decisions"]))
         if len(ended):
             states[ended] = game.init_batch(len(ended), seed, next_game[0], **options)
+            masks[ended] = game.legal_mask(states[ended])
             next_game[0] += len(ended)
         return live
 
-    one_step()  # warm-up (compilation is measured separately)
+    start = time.perf_counter()  # warm-up (compilation is measured separately), then the steady state
+    while next_game[0] < 2 * batch_size and time.perf_counter() - start < warm_up_limit:
+        one_step()
     return _timed_loop(one_step, seconds)
 
 
@@ -157,7 +166,8 @@ def run(seconds: float, batch_sizes: list[int], thread_counts: list[int], games:
     say("# Throughput: random legal play, decisions per second\n")
     say(f"- machine: {_cpu_name()}, {os.cpu_count()} cores; python {platform.python_version()}, "
         f"numpy {np.__version__}, numba {numba.__version__}, pettingzoo {pettingzoo.__version__}")
-    say(f"- {seconds:.0f} s per measurement after warm-up; seed 0; ratios to connect_four_v3 AEC of this run\n")
+    say(f"- {seconds:.0f} s per measurement after warm-up (batched: in the steady state, once as many games have "
+        f"finished as the batch holds); seed 0; ratios to connect_four_v3 AEC of this run\n")
 
     from pettingzoo.classic import connect_four_v3
     anchor = aec_random_play(connect_four_v3.env, seconds)

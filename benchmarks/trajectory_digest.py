@@ -11,6 +11,11 @@ compare::
     # ... change the kernels ...
     python -m benchmarks.trajectory_digest --game rail_v0 --compare /tmp/before.json
 
+A change of the record *layout* (a field transposed or re-typed) changes the
+bytes of every record but not the game: pass ``--exclude-fields own_t`` to both
+runs to leave that field out of the record hash (masks and observations still
+cover what it encodes).
+
 ``--compare`` exits with status 1 and names the variants whose digest differs.
 """
 
@@ -23,12 +28,15 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from numpy.lib.recfunctions import repack_fields
 
 from benchmarks.soak import SAMPLER_SALT, VARIANT_SEED_STRIDE, variants
 
 
-def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 0) -> str:
-    """SHA-256 of the masks, records and sampled observations of ``n_games`` random games of one variant."""
+def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 0,
+                   exclude_fields: tuple = ()) -> str:
+    """SHA-256 of the masks, records (less ``exclude_fields``) and sampled observations of ``n_games`` random
+    games of one variant."""
     from wildwest_envs.core.rng import game_seeds
     from wildwest_envs.core.sampling import sample_legal
 
@@ -38,24 +46,26 @@ def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 
     masks = np.zeros((n_games, game.n_actions), dtype=np.int8)
     actions = np.zeros(n_games, dtype=np.int64)
     digest = hashlib.sha256()
+    kept = [f for f in game.state_dtype.names if f not in exclude_fields]
     while not game.finished(states).all():
         game.legal_mask(states, masks)
         digest.update(masks.tobytes())
         sample_legal(masks, rng, actions)
         game.step(states, actions, check=False)
-        digest.update(states.tobytes())
+        digest.update((repack_fields(states[kept]) if exclude_fields else states).tobytes())
         if int(states["n_decisions"].max()) % 16 == 0:
             seats = states["n_decisions"].astype(np.int64) % states["num_players"].astype(np.int64)
             digest.update(np.ascontiguousarray(game.observe(states, seats)).tobytes())
     return digest.hexdigest()
 
 
-def game_digests(name: str, n_games: int, seed: int = 0) -> dict[str, str]:
+def game_digests(name: str, n_games: int, seed: int = 0, exclude_fields: tuple = ()) -> dict[str, str]:
     """``{"<variant> <options>": digest}`` for every soak variant of a registered game."""
     from wildwest_envs.registry import get_game
 
     game = get_game(name)
-    return {f"{v} {json.dumps(options, sort_keys=True)}": variant_digest(game, options, v, n_games, seed)
+    return {f"{v} {json.dumps(options, sort_keys=True)}":
+            variant_digest(game, options, v, n_games, seed, exclude_fields)
             for v, options in enumerate(variants(game))}
 
 
@@ -65,12 +75,15 @@ def main(argv=None) -> int:
     p.add_argument("--game", nargs="+", required=True, help="registered games")
     p.add_argument("--games", type=int, default=300, help="games per variant")
     p.add_argument("--seed", type=int, default=0, help="run seed (as in benchmarks.soak)")
+    p.add_argument("--exclude-fields", nargs="*", default=[], help="record fields left out of the hash (a "
+                   "layout change)")
     p.add_argument("--output", type=Path, help="write the digests as JSON")
     p.add_argument("--compare", type=Path, help="compare with digests written earlier by --output")
     args = p.parse_args(argv)
     from wildwest_envs.registry import canonical_name
 
-    digests = {n: game_digests(n, args.games, args.seed) for n in (canonical_name(g) for g in args.game)}
+    digests = {n: game_digests(n, args.games, args.seed, tuple(args.exclude_fields))
+               for n in (canonical_name(g) for g in args.game)}
     if args.output:
         args.output.write_text(json.dumps(digests, indent=1))
     if not args.compare:

@@ -108,6 +108,35 @@ def test_batched_step_checks_every_game_before_changing_any(name):
     assert states.tobytes() == before
 
 
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("batch", [8, 96])  # the serial and the parallel build (core.kernels.SERIAL_BELOW)
+def test_step_with_masks_gives_the_legal_masks_of_the_new_position(name, batch):
+    """``step(..., masks=)`` plays as ``step`` does and leaves in ``masks`` exactly what ``legal_mask`` gives,
+    through whole games (finished games: all zeros), checked and unchecked, also when some games sit at the
+    decision cap; a wrong buffer is rejected before anything changes."""
+    game = get_game(name)
+    fused, plain = game.init_batch(batch, 3), game.init_batch(batch, 3)
+    plain["max_decisions"][: batch // 4] = fused["max_decisions"][: batch // 4] = 5  # some games truncated early
+    masks = game.legal_mask(fused)
+    sample = LegalSampler(batch, 3)
+    for i in range(decision_budget(name)):
+        if game.finished(plain).all():
+            break
+        actions = sample(game.legal_mask(plain))
+        np.testing.assert_array_equal(masks, game.legal_mask(fused))
+        check = i % 2 == 0  # checked: games at the cap are stepped apart from the others
+        game.step(plain, actions, check=check)
+        game.step(fused, actions, check=check, masks=masks)
+        assert fused.tobytes() == plain.tobytes()
+        np.testing.assert_array_equal(masks, game.legal_mask(plain))
+    assert game.finished(plain).all()
+    before = fused.tobytes()
+    for bad in (np.zeros((batch, game.n_actions), np.int64), np.zeros((batch - 1, game.n_actions), np.int8)):
+        with pytest.raises(ValueError, match="masks"):
+            game.step(fused, np.zeros(batch, np.int64), masks=bad)
+    assert fused.tobytes() == before
+
 # ---- JSON -------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_json_round_trip_then_identical_future(name):

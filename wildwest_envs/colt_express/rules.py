@@ -5,6 +5,7 @@ Public kernels (batch loops over records, ``numba.prange``)::
     init(states, seeds, num_players, expert, auto_resolve, max_decisions, characters, carriages)
     legal_mask(states, out)      # int8 (B, 73); all zeros for finished games
     step(states, actions)        # int64 (B,); finished games are skipped
+    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
     scores(states, out)          # int32 (B, 6): §9 score per seat, 0 for absent seats
     tiebreak(states, out)        # int32 (B, 6): minus the bullet cards received (§9.4), higher is better
 
@@ -72,6 +73,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.kernels import NO_MASKS
 from .actions import KIND_DECISION, apply_choice, card_bandit, choice_bits, resolve_floor
 from .cards import count_cards, return_card
 from .data import (A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, DEC_BULLETS, DEC_KEEP, DEC_NONE, DEC_PICKPOCKET,
@@ -106,10 +108,20 @@ def legal_mask(states: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True, parallel=True)
-def step(states: np.ndarray, actions: np.ndarray) -> None:
-    """Apply one legal action per unfinished game and advance to its next decision (§4-§9)."""
+def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
+    """Apply one legal action per unfinished game and advance to its next decision (§4-§9).
+    Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
+    while its record is still in cache (``core.kernels``)."""
+    fused = masks.shape[0] > 0
     for b in prange(states.shape[0]):
         step_one(states[b], actions[b])
+        if fused:
+            legal_mask_one(states[b], masks[b])
+
+
+def step(states: np.ndarray, actions: np.ndarray) -> None:
+    """``step_and_mask`` without masks."""
+    step_and_mask(states, actions, NO_MASKS)
 
 
 @njit(cache=True)

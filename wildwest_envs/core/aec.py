@@ -140,8 +140,8 @@ class GameAECEnv(AECEnv, EzPickle):
             raise ValueError(f"illegal action {action} ({self.game.action_to_string_fn(state, action)!r}) "
                              f"for {agent}; legal: {legal}")
         self._action_buffer[0] = action
-        self.game.step_kernel(self.states, self._action_buffer)
-        self._refresh()
+        self.game.step_kernel(self.states, self._action_buffer, self._mask_buffer)  # the new mask in the same pass
+        self._refresh(mask_ready=True)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self._over:
@@ -178,9 +178,11 @@ class GameAECEnv(AECEnv, EzPickle):
             raise KeyError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
         return agent
 
-    def _refresh(self) -> None:
-        """Recompute the legal mask and whether the game is over, once per change of state."""
-        self.game.legal_mask_kernel(self.states, self._mask_buffer)
+    def _refresh(self, mask_ready: bool = False) -> None:
+        """Recompute the legal mask (unless the step kernel just wrote it) and whether the game is over, once per
+        change of state."""
+        if not mask_ready:
+            self.game.legal_mask_kernel(self.states, self._mask_buffer)
         state = self.states[0]
         self._over = bool(state["done"]) or int(state["n_decisions"]) >= int(state["max_decisions"])
 

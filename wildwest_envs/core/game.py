@@ -8,6 +8,7 @@ adapters, agents, training code and benchmarks use::
     seats = GAME.current_player(states)             # (B,) int
     masks = GAME.legal_mask(states)                 # (B, A) int8
     GAME.step(states, actions)                      # in place, checked
+    GAME.step(states, actions, masks=masks)         # ... and the new legal masks, in one pass
     obs = GAME.observe(states, seats)               # (B, obs_size) float32
     GAME.terminal(states), GAME.returns(states)     # (B,), (B, max_players)
 
@@ -47,7 +48,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import serialize
-from .kernels import dual
+from .kernels import NO_MASKS, dual
 from .layout import Layout
 from .rng import game_seeds
 
@@ -69,7 +70,9 @@ class Game:
             (defaults filled in) or raises ``ValueError``.
         init_kernel: ``(states, seeds, options) -> None`` sets up fresh games.
         legal_mask_kernel, step_kernel, observe_kernel, scores_kernel,
-        tiebreak_kernel: the numba batch kernels (see the module docstring).
+        tiebreak_kernel: the numba batch kernels (see the module docstring); ``step_kernel`` is
+            ``(states, actions, masks)``, ``masks`` either ``core.kernels.NO_MASKS`` or a ``(B, A)``
+            buffer for the new legal masks.
         action_to_string_fn: ``(state, action) -> str`` for any action id.
         render_ansi_fn, render_rgb_fn: read-only renderers of one record.
         validate_state_fn: ``(state) -> list[str]`` consistency errors of one record; it must check the
@@ -161,7 +164,7 @@ class Game:
         self.legal_mask_kernel(states, out)
         return out
 
-    def step(self, states: np.ndarray, actions, check: bool = True) -> None:
+    def step(self, states: np.ndarray, actions, check: bool = True, masks: np.ndarray | None = None) -> None:
         """Apply one action per game, in place; finished games are left alone.
 
         With ``check`` (the default) every action of an unfinished game must be
@@ -171,20 +174,30 @@ class Game:
         ``check=False`` is the fast path for callers that sampled from the mask:
         the kernels skip ended games but do not know the decision cap, so such a
         caller stops stepping a game when ``finished`` says so.
+
+        ``masks``: an int8 ``(B, n_actions)`` buffer that receives the legal
+        masks of the new position, as ``legal_mask(states, out=masks)`` would
+        give them, in the same pass over the batch (faster than a second call
+        for big batches: ``core.kernels``).
         """
         self._check_states(states, writeable=True)
+        if masks is not None:
+            _check_out("masks", masks, (len(states), self.n_actions), np.int8)
+        out = NO_MASKS if masks is None else masks
         if not check:
-            self.step_kernel(states, np.asarray(actions, np.int64))
+            self.step_kernel(states, np.asarray(actions, np.int64), out)
             return
         actions = self._check_actions(states, actions)
         at_cap = ~states["done"] & (states["n_decisions"] >= states["max_decisions"])
         if at_cap.any():  # truncated games are over: step only the others
             live = ~at_cap
             sub = states[live]
-            self.step_kernel(sub, actions[live])
+            self.step_kernel(sub, actions[live], NO_MASKS)
             states[live] = sub
+            if masks is not None:
+                self.legal_mask_kernel(states, masks)
             return
-        self.step_kernel(states, actions)
+        self.step_kernel(states, actions, out)
 
     def observe(self, states: np.ndarray, seats=None, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)`` float32 observations of ``seats`` (default: the seat to act)."""

@@ -11,6 +11,14 @@ The serial build is a copy of the function with its own ``__qualname__``
 (``<name>_serial``), because numba's on-disk cache names its files after the
 qualified name and does not key them by the ``parallel`` flag.
 
+Step and mask in one pass. A game's step kernel is ``step_and_mask(states,
+actions, masks)``: after each record's step it writes that record's next legal
+mask into ``masks[b]`` (unless ``masks`` is the empty ``NO_MASKS``). A batched
+loop needs the mask of every new decision, and a record of a big batch is out
+of cache again by the time a separate ``legal_mask`` pass reaches it (a Rail
+record is 30 KB: a batch of 8192 is 250 MB); written by the same loop
+iteration, the record is still in cache. ``Game.step(..., masks=out)`` uses it.
+
 Waiting threads. Importing ``wildwest_envs`` sets ``GOMP_SPINCOUNT=1000``
 (unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is already set), so numba's
 OpenMP workers spin only briefly between kernels and then sleep. A batched loop
@@ -34,11 +42,15 @@ from __future__ import annotations
 
 import types
 
+import numpy as np
+
 from numba import njit, types as nbtypes
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 SERIAL_BELOW = 64  # batches smaller than this run the serial build
+NO_MASKS = np.zeros((0, 0), dtype=np.int8)  # the ``masks`` of a step kernel that writes no legal masks
+# (writeable like a caller's buffer: a read-only array is another numba type, so another compilation)
 
 
 def borrowed(value):

@@ -65,7 +65,7 @@ class VectorEnv:
 
     def step(self, actions: np.ndarray) -> VectorStep:
         """Apply one action per game; finished games are replaced by fresh ones."""
-        self.game.step(self.states, actions, check=self.check)
+        self.game.step(self.states, actions, check=self.check, masks=self._masks)  # the new masks in the same pass
         terminated = self.game.terminal(self.states)
         truncated = self.game.truncated(self.states)
         ended = terminated | truncated
@@ -77,7 +77,8 @@ class VectorEnv:
             rewards[rows] = self.game.returns(done_states, self.reward_mode)
             final_scores[rows] = self.game.scores(done_states)
             self.states[rows] = self._fresh_games(len(rows))
-        return self._result(rewards, terminated, truncated, final_scores)
+            self._masks[rows] = self.game.legal_mask(self.states[rows])
+        return self._result(rewards, terminated, truncated, final_scores, masks_ready=True)
 
     def legal_masks(self) -> np.ndarray:
         """``(B, n_actions)`` masks of the current decisions."""
@@ -88,8 +89,8 @@ class VectorEnv:
         self._next_game += n
         return self.game.init(seeds, **self.options)
 
-    def _result(self, rewards, terminated, truncated, final_scores) -> VectorStep:
+    def _result(self, rewards, terminated, truncated, final_scores, masks_ready: bool = False) -> VectorStep:
         players = self.game.current_player(self.states)
         observations = self.game.observe(self.states, players, self._obs).copy()
-        masks = self.legal_masks().copy()
+        masks = (self._masks if masks_ready else self.legal_masks()).copy()
         return VectorStep(players, observations, masks, rewards, terminated, truncated, final_scores)

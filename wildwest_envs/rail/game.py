@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.game import Game
-from ..core.kernels import dual
+from ..core.kernels import NO_MASKS, dual
 from . import invariants, observation, render, rules
 from .data import DEFAULT_MAP, MAX_PLAYERS, MIN_PLAYERS, n_actions
 from .maps import RailMap, load_map
@@ -24,7 +24,7 @@ SCORE_SCALE = 100.0  # reward_mode="score": balance / 100
 
 _INIT = dual(rules.init)
 _LEGAL_MASK = dual(rules.legal_mask)
-_STEP = dual(rules.step)
+_STEP = dual(rules.step_and_mask)
 _OBSERVE = dual(observation.observe)
 _INVARIANTS = dual(invariants.check_invariants)
 
@@ -43,13 +43,13 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
 
     def init_kernel(states: np.ndarray, seeds: np.ndarray, options: dict) -> None:
         _INIT(states, seeds, kernel_options(options, rail_map), mp)
-        _STEP(states, np.full(len(states), rules.START, dtype=np.int64), mp)
+        _STEP(states, np.full(len(states), rules.START, dtype=np.int64), NO_MASKS, mp)
 
     def legal_mask_kernel(states: np.ndarray, out: np.ndarray) -> None:
         _LEGAL_MASK(states, out, mp)
 
-    def step_kernel(states: np.ndarray, actions: np.ndarray) -> None:
-        _STEP(states, actions, mp)
+    def step_kernel(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
+        _STEP(states, actions, masks, mp)
 
     def observe_kernel(states: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         _OBSERVE(states, seats, out, mp, static, offsets)

@@ -14,7 +14,7 @@ from numba import njit
 from ..core.rng import draw_below
 from .data import (ENTRY_ENTERED, MAX_PLAYERS, MAX_RACE_ROUNDS, N_ROUTE_OBJECTIVES, N_SLOTS, RESOLUTION_ROUTE_LENGTH)
 from .maps import M_RACE_TABLE
-from .routes import edge_pips, find_route, new_work, owns_edge, route_reaches
+from .routes import build_graph, edge_pips, find_route, new_work, owns_edge, route_reaches
 
 FLAT_FEE = 5  # flat usage fee per rival per trip (§9.4)
 UNFINISHED = np.int64(1) << 40  # placing keys of trains still running at the guard come after every arrival
@@ -203,6 +203,7 @@ def compute_candidates(state, mp) -> None:
     if not route_reaches(state, mp):
         return
     work = new_work(mp)
+    build_graph(state, mp, work)
     n_hexes = mp.hexes.shape[0]
     paths = np.empty((N_ROUTE_OBJECTIVES, n_hexes), dtype=np.int64)
     lengths = np.zeros(N_ROUTE_OBJECTIVES, dtype=np.int64)
@@ -279,6 +280,7 @@ def resolve_race(state, mp) -> None:
     n_need = np.zeros(MAX_PLAYERS, dtype=np.int64)
     fees = np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.int64)
     work = new_work(mp)
+    build_graph(state, mp, work)
     hexes, edges = work[4], work[5]
     for i in range(m):
         p = order[i]

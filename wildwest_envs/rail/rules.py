@@ -6,6 +6,7 @@ Public kernels (batch loops over records; ``mp`` is the map's ``MapTables``)::
     step(states, START, mp)               # START (-1) for every game: play up to the first decision
     legal_mask(states, out, mp)           # int8 (B, A); all zeros for finished games (§11.2)
     step(states, actions, mp)             # int64 (B,); finished games are skipped
+    step_and_mask(states, actions, masks, mp)  # step, then each game's next legal mask (core.kernels)
     scores(states, out)                   # int32 (B, 6): balances (§8), 0 for absent seats
     tiebreak(states, out)                 # int32 (B, 6): zeros (ties share the win, §8)
 
@@ -48,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import borrowed
+from ..core.kernels import NO_MASKS, borrowed
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
 from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_GAME_OVER,
@@ -87,10 +88,20 @@ def legal_mask(states: np.ndarray, out: np.ndarray, mp) -> None:
 
 
 @njit(cache=True, parallel=True)
-def step(states: np.ndarray, actions: np.ndarray, mp) -> None:
-    """Apply one legal action per unfinished game and advance to its next decision."""
+def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, mp) -> None:
+    """Apply one legal action per unfinished game and advance to its next decision; given a row of ``masks`` per
+    game (not ``NO_MASKS``), also write each game's next legal mask there while its record is in cache."""
+    fused = masks.shape[0] > 0
+    rows = borrowed(masks)
     for b in prange(states.shape[0]):  # borrowed: no reference counting of shared arrays (core.kernels)
         step_one(states[b], actions[b], borrowed(mp))
+        if fused:
+            legal_mask_one(states[b], rows[b], borrowed(mp))
+
+
+def step(states: np.ndarray, actions: np.ndarray, mp) -> None:
+    """``step_and_mask`` without masks."""
+    step_and_mask(states, actions, NO_MASKS, mp)
 
 
 @njit(cache=True)

@@ -5,6 +5,7 @@ Public kernels (batch loops over records, ``numba.prange``)::
     init(states, seeds, num_players, num_rounds, start_player, dice, auto_forced, max_decisions)
     legal_mask(states, out)      # int8 (B, 59); all zeros for finished games
     step(states, actions)        # int64 (B,); finished games are skipped
+    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
     scores(states, out)          # int32 (B, 5): §11 VP per seat, 0 for absent seats
     tiebreak(states, out)        # int32 (B, 5): cash x 100 + B&T counters on board (§11.4)
 
@@ -40,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.kernels import NO_MASKS
 from .actions import (box_legal, build, buy_cattle, buy_two_legal, hire_cowboys, is_build_town, is_cattle_destination,
                       is_cattle_source, is_cattle_town, move_cattle, move_cowboys, move_two_cattle_legal,
                       place_farmer, second_hire_legal)
@@ -81,10 +83,20 @@ def legal_mask(states: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True, parallel=True)
-def step(states: np.ndarray, actions: np.ndarray) -> None:
-    """Apply one legal action per unfinished game and advance to its next decision."""
+def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
+    """Apply one legal action per unfinished game and advance to its next decision.
+    Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
+    while its record is still in cache (``core.kernels``)."""
+    fused = masks.shape[0] > 0
     for b in prange(states.shape[0]):
         step_one(states[b], actions[b])
+        if fused:
+            legal_mask_one(states[b], masks[b])
+
+
+def step(states: np.ndarray, actions: np.ndarray) -> None:
+    """``step_and_mask`` without masks."""
+    step_and_mask(states, actions, NO_MASKS)
 
 
 @njit(cache=True)

@@ -8,6 +8,7 @@ Public kernels (batch loops over records, ``numba.prange``)::
          max_decisions)
     legal_mask(states, out)      # int8 (B, 553); all zeros for finished games
     step(states, actions)        # int64 (B,); finished games are skipped
+    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
     scores(states, out)          # int32 (B, 5): §14.1 VP per seat, 0 for absent seats
     tiebreak(states, out)        # int32 (B, 5): cash per seat (§14.3), higher is better
 
@@ -67,6 +68,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.kernels import NO_MASKS
 from ..core.rng import draw_below
 from .arrival import pay_fee, settle_debts, unload, unload_legal
 from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF, A_SPACE, A_STOP, A_TRAIN,
@@ -121,10 +123,20 @@ def legal_mask(states: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True, parallel=True)
-def step(states: np.ndarray, actions: np.ndarray) -> None:
-    """Apply one legal action per unfinished game and advance to its next decision (§6-§14)."""
+def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
+    """Apply one legal action per unfinished game and advance to its next decision (§6-§14).
+    Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
+    while its record is still in cache (``core.kernels``)."""
+    fused = masks.shape[0] > 0
     for b in prange(states.shape[0]):
         step_one(states[b], actions[b])
+        if fused:
+            legal_mask_one(states[b], masks[b])
+
+
+def step(states: np.ndarray, actions: np.ndarray) -> None:
+    """``step_and_mask`` without masks."""
+    step_and_mask(states, actions, NO_MASKS)
 
 
 @njit(cache=True)
