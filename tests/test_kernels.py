@@ -9,7 +9,7 @@ import pytest
 from numba import njit, prange
 from numba.core.errors import TypingError
 
-from wildwest_envs.core.kernels import borrowed
+from wildwest_envs.core.kernels import borrowed, prefetch
 from wildwest_envs.core.rng import _mix_py
 from wildwest_envs.core.sampling import sample_legal
 
@@ -53,6 +53,31 @@ def test_borrowed_in_plain_python_is_the_identity():
 def test_borrowed_rejects_what_is_not_arrays():
     with pytest.raises(TypingError):
         _borrow_scalar(3)
+
+
+@njit
+def _sum_with_prefetch(values: np.ndarray, rows: np.ndarray, ahead: int) -> int:
+    total = 0
+    for i in range(values.shape[0]):
+        prefetch(values, min(i + ahead, values.shape[0] - 1))
+        prefetch(rows[i % rows.shape[0]], 0)  # a row of a 2-D array, and an int8 array
+        total += values[i]
+    return total
+
+
+def test_prefetch_changes_no_result_compiled_or_in_plain_python():
+    values = np.arange(1000, dtype=np.int64)
+    rows = np.zeros((7, 3), dtype=np.int8)
+    assert _sum_with_prefetch(values, rows, 16) == values.sum()
+    assert _sum_with_prefetch.py_func(values, rows, 16) == values.sum()
+    assert prefetch(values, 5) is None
+
+
+def test_prefetch_rejects_what_is_not_a_1d_array_and_an_index():
+    with pytest.raises(TypingError):
+        njit(lambda a: prefetch(a, 0))(np.zeros((2, 2)))
+    with pytest.raises(TypingError):
+        njit(lambda a: prefetch(a, 0.5))(np.zeros(2))
 
 
 def _reference_sample(mask: np.ndarray, rng: int) -> tuple[int, int]:

@@ -227,7 +227,7 @@ def test_json_round_trip_mid_game():
     (lambda d: d["state"].update(start_city=[7, -1, -1, -1, -1, -1]), "start_city"),
     (lambda d: d["state"]["balance"].__setitem__(0, d["state"]["balance"][0] + 1), "money"),
     (lambda d: d["state"].update(race_start=5), "race_start"),
-    (lambda d: d["state"]["own_t"][2].__setitem__(0, 9999), "ownership"),
+    (lambda d: d["state"]["own_t"][0].__setitem__(2, 9999), "ownership"),
     (lambda d: d["state"].pop("net"), "missing"),
 ])
 def test_corrupt_saved_states_are_rejected(edit, message):

@@ -196,7 +196,7 @@ def test_building_spends_the_cost_and_adds_to_the_network():
     play(s, step_id(CHICAGO, (28, 9)))
     play(s, step_id((28, 9), (27, 9)))
     e = step_id((28, 9), (27, 9))
-    assert s[0]["own_t"][0, e] == 2 and s[0]["t"] == 2 and s[0]["bp_left"] == 4
+    assert s[0]["own_t"][e, 0] == 2 and s[0]["t"] == 2 and s[0]["bp_left"] == 4
     assert (s[0]["net"][hex_id(27, 9)] >> 0) & 1
 
 
@@ -472,7 +472,7 @@ def test_coop_joint_steps_grow_from_the_meeting_point_and_are_owned_by_both():
     assert step_id(CHICAGO, (29, 10)) not in steps  # seat 0 owns it
     play(s, step_id(CHICAGO, (29, 8)))
     e = step_id(CHICAGO, (29, 8))
-    assert s[0]["own_t"][0, e] == s[0]["own_t"][1, e] == s[0]["t"]
+    assert s[0]["own_t"][e, 0] == s[0]["own_t"][e, 1] == s[0]["t"]
     play(s, step_id((29, 8), (29, 7)))  # Milwaukee: seat 2's start city, connected: no bonus
     play(s, END_TURN)
     assert s[0]["current"] == 2  # seat 1's turn was used up

@@ -131,3 +131,35 @@ def dual(kernel):
     if isinstance(kernel, DualKernel) or not hasattr(kernel, "py_func"):
         return kernel
     return DualKernel(kernel)
+
+
+def prefetch(array, index) -> None:
+    """Hint the CPU to load the cache line of ``array[index]`` (1-D array, integer index) for reading, inside a
+    kernel; no effect on results (LLVM's ``llvm.prefetch``), a no-op in plain Python. For the lines of the next
+    record of a batch, which the loop would otherwise miss one after the other."""
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """``llvm.prefetch`` (read, high locality, data cache) of the address of ``array[index]``."""
+    if not isinstance(array, nbtypes.Array) or array.ndim != 1 or not isinstance(index, nbtypes.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        idx = context.cast(builder, args[1], signature.args[1], nbtypes.intp)
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [idx], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return nbtypes.void(array, index), codegen
+
+
+@overload(prefetch, jit_options={"cache": True})
+def _prefetch_overload(array, index):
+    return lambda array, index: _prefetch(array, index)

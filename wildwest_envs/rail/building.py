@@ -271,7 +271,7 @@ def _take_ownership(state, mp, s: int, e: int, t: int) -> None:
                     for d in range(6):
                         if mp.hexes[h, HX_STEP + d] == e:
                             state["first_dir"][s] = d
-    state["own_t"][s, e] = t
+    state["own_t"][e, s] = t
     state["owners"][e] |= np.uint8(1 << s)
     state["n_owned"][s] += 1
     add_to_network(state, mp, s, mp.steps[e, ST_A])

@@ -50,7 +50,7 @@ def presence(state, mp, s: int, h: int) -> int:
     for d in range(6):
         e = mp.hexes[h, HX_STEP + d]
         if e >= 0:
-            t = np.int64(state["own_t"][s, e])
+            t = np.int64(state["own_t"][e, s])
             if 0 < t < best:
                 best = t
     for f in range(mp.ferries.shape[0]):
@@ -90,7 +90,7 @@ def _owner_time(state, s: int, step: int, e: int, builders: int, t_new: int) -> 
     """Timestamp of seat s on a step, with the virtual build of e counted."""
     if step == e and (builders >> s) & 1:
         return t_new
-    return np.int64(state["own_t"][s, step])
+    return np.int64(state["own_t"][step, s])
 
 
 @njit(cache=True)
@@ -127,7 +127,7 @@ def _end_fees(state, mp, p: int, h: int, e: int, builders: int, t_new: int, due:
         if q == p:
             continue
         par_before = par[q]
-        if not (builders >> q) & 1 and state["own_t"][q, e] > 0:
+        if not (builders >> q) & 1 and state["own_t"][e, q] > 0:
             par_before -= PARALLEL_FEE  # q's earlier ownership of e counts only from this build on
         paid = par_before
         if touched_before and q == payee and paid < TOUCH_FEE:
@@ -215,10 +215,10 @@ def hex_fee_state(state, mp, p: int, h: int, pres: np.ndarray, par: np.ndarray) 
         owners = np.int64(state["owners"][step])
         if owners == 0:
             continue
-        tp = np.int64(state["own_t"][p, step])
+        tp = np.int64(state["own_t"][step, p])
         for q in range(n):
             if (owners >> q) & 1:
-                tq = np.int64(state["own_t"][q, step])
+                tq = np.int64(state["own_t"][step, q])
                 if tq < pres[q]:
                     pres[q] = tq
                 if q != p and 0 < tq < tp:

@@ -109,7 +109,7 @@ def _check_track(state, mp) -> int:
             return 4  # an absent seat owns a step
         distinct = 0
         for s in range(n):
-            t = np.int64(state["own_t"][s, e])
+            t = np.int64(state["own_t"][e, s])
             if ((owners >> s) & 1) != (1 if t > 0 else 0) or t < 0 or t > t_now:
                 return 4
             if t > 0:
@@ -123,9 +123,9 @@ def _check_track(state, mp) -> int:
                     distinct += 1
         spent += distinct * np.int64(mp.steps[e, ST_COST])
         events += distinct
-    for s in range(n, MAX_PLAYERS):
-        for e in range(mp.steps.shape[0]):
-            if state["own_t"][s, e] != 0:
+    for e in range(mp.steps.shape[0]):
+        for s in range(n, MAX_PLAYERS):
+            if state["own_t"][e, s] != 0:
                 return 4
     for s in range(MAX_PLAYERS):
         if counts[s] != state["n_owned"][s]:

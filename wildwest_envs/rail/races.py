@@ -170,7 +170,7 @@ def raw_fees(state, mp, p: int, edges, n_edges: int, out) -> None:
                 continue
             if best < 0 or counts[q] > counts[best]:
                 best = q
-            elif counts[q] == counts[best] and edge >= 0 and state["own_t"][q, edge] < state["own_t"][best, edge]:
+            elif counts[q] == counts[best] and edge >= 0 and state["own_t"][edge, q] < state["own_t"][edge, best]:
                 best = q
         out[best] += 1
     for q in range(n):

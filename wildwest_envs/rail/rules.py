@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import NO_MASKS, borrowed
+from ..core.kernels import NO_MASKS, borrowed, prefetch
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
 from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_GAME_OVER,
@@ -62,7 +62,7 @@ from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, 
                    OPT_FEE_PER_STEP, OPT_FERRIES, OPT_FLAT_FEE, OPT_INTERNATIONAL, OPT_INTL_EVERY, OPT_MAX_DECISIONS,
                    OPT_MAX_RACES, OPT_N_CANDIDATES, OPT_N_PRIZES, OPT_NUM_PLAYERS, OPT_PRIZES,
                    OPT_RACE_MIN_DISTANCE, OPT_RACES_TOTAL, OPT_RESOLUTION, OPT_SHARED_ROLL, OPT_TARGET, MAX_PRIZES)
-from .maps import M_D_MAX
+from .maps import HX_STEP, M_D_MAX, ST_A, ST_B
 from .races import compute_candidates, generate_race, resolve_race, roll_both, roll_build
 
 # continuations of the flow: each automatic stage returns the next one, K_WAIT once a decision is posed
@@ -83,7 +83,10 @@ def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, mp) -> None
 def legal_mask(states: np.ndarray, out: np.ndarray, mp) -> None:
     """out[b, a] = 1 for each legal action a of game b; all zeros when finished (§11.2)."""
     rows = borrowed(out)  # borrowed: no reference counting of shared arrays (core.kernels)
-    for b in prange(states.shape[0]):
+    n = states.shape[0]
+    for b in prange(n):
+        if b + 1 < n:
+            prefetch_record(states[b + 1], np.int64(-1), borrowed(mp))
         legal_mask_one(states[b], rows[b], borrowed(mp))  # the tuple mp is borrowed per record
 
 
@@ -93,7 +96,10 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, mp
     game (not ``NO_MASKS``), also write each game's next legal mask there while its record is in cache."""
     fused = masks.shape[0] > 0
     rows = borrowed(masks)
-    for b in prange(states.shape[0]):  # borrowed: no reference counting of shared arrays (core.kernels)
+    n = states.shape[0]
+    for b in prange(n):  # borrowed: no reference counting of shared arrays (core.kernels)
+        if b + 1 < n:
+            prefetch_record(states[b + 1], actions[b + 1], borrowed(mp))
         step_one(states[b], actions[b], borrowed(mp))
         if fused:
             legal_mask_one(states[b], rows[b], borrowed(mp))
@@ -102,6 +108,36 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, mp
 def step(states: np.ndarray, actions: np.ndarray, mp) -> None:
     """``step_and_mask`` without masks."""
     step_and_mask(states, actions, NO_MASKS, mp)
+
+
+@njit(cache=True)
+def prefetch_record(state, action: int, mp) -> None:
+    """Start loading the lines of a record that its step (``action``, -1: its mask only) will read.
+
+    A record is 30 KB; in a big batch every record is out of cache, and the rules read its lines one after the
+    other (each read decides the next). Prefetched while the loop works on the previous record, they arrive
+    together: the header, the builder's frontier row, and for a BUILD action the owners, timestamps, networks
+    and touch bits around both ends of the step (§6.7, §6.8). Changes nothing."""
+    prefetch(state["forced"], 0)  # the generator
+    prefetch(state["forced"], state["forced"].shape[0] - 1)  # the options
+    prefetch(state["balance"], 0)  # the flow and the players
+    prefetch(state["start_city"], 0)
+    p = np.int64(state["builder"])
+    row = state["frontier"][max(p, 0)]
+    for w in range(0, row.shape[0], 8):
+        prefetch(row, w)
+    if action < 0 or action >= mp.steps.shape[0]:
+        return
+    prefetch(state["owners"], action)
+    for end in range(2):
+        h = mp.steps[action, ST_A] if end == 0 else mp.steps[action, ST_B]
+        prefetch(state["net"], h)
+        prefetch(state["touched"], h)
+        for d in range(6):
+            e = mp.hexes[h, HX_STEP + d]
+            if e >= 0:
+                prefetch(state["owners"], e)
+                prefetch(state["own_t"][e], 0)
 
 
 @njit(cache=True)

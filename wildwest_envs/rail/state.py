@@ -12,8 +12,9 @@ The record's dtype depends on the map (its hex and step counts):
 ``frontier`` is kept up to date as networks grow, so the legal steps of a
 turn are a few word operations: ``frontier & allowed & cost <= BP`` (``building``).
 
-Ownership is the spec's ``owner_t`` over buildable steps: ``own_t[s, e]`` is the
-timestamp at which seat s built step e (0 = not owned, §0.2). The network of a
+Ownership is the spec's ``owner_t`` over buildable steps: ``own_t[e, s]`` is the
+timestamp at which seat s built step e (0 = not owned, §0.2); a step's owners share one
+cache line (every reader looks them up by step: fees, routes, invariants). The network of a
 seat is kept as a bit mask per hex (``net[h]`` bit s set iff h is in Net(s),
 §0.3); presence times are not stored: ``pres(s, H)`` is 0 in s's start city and
 otherwise the smallest timestamp of s's steps and ferries ending in H
@@ -121,7 +122,7 @@ def state_dtype(rail_map: RailMap) -> np.dtype:
         ("total_bank", np.int32),                       # all account-funded building paid to the bank
         ("bp_spent", np.int32),                         # BP of every build event (joint steps once)
         # ---- the board ----
-        ("own_t", np.int16, (MAX_PLAYERS, n_steps)),    # timestamp of seat s's step e, 0 = not owned (§12.1)
+        ("own_t", np.int16, (n_steps, MAX_PLAYERS)),    # timestamp of seat s's step e, 0 = not owned (§12.1)
         ("owners", np.uint8, (n_steps,)),               # bit s: seat s owns step e (the rail graph, §7.3)
         ("net", np.uint8, (n_hexes,)),                  # bit s: hex in Net(s) (§0.3)
         ("touched", np.uint8, (n_hexes,)),              # bit p: p paid the touch fee of the hex (§6.8)
