@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 
 import numpy as np
 import pytest
@@ -55,3 +56,20 @@ def decision_budget(name: str, num_players: int | None = None) -> int:
 def game(request):
     """The batched ``Game`` of each registered game."""
     return get_game(request.param)
+
+
+def pytest_collection_finish(session):
+    """Start the bounds-checked random games in the background if they are selected (``tests/test_boundscheck.py``:
+    their compilation takes minutes, and overlaps the rest of the suite this way)."""
+    names = [item.callspec.params["name"] for item in session.items
+             if getattr(item, "originalname", "") == "test_random_games_with_numba_bounds_checking"]
+    if names:
+        from tests.test_boundscheck import start_in_background
+        start_in_background(names)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Drop background bounds-checked runs that have not started (a run cut short by ``-x`` or Ctrl-C)."""
+    module = sys.modules.get("tests.test_boundscheck")
+    if module is not None:
+        module._BACKGROUND.shutdown(wait=False, cancel_futures=True)

@@ -16,6 +16,11 @@ A second test loads saved states mutated field by field and byte by byte
 through every kernel without an index error (the loader's validation must prove
 every index in range before a kernel sees it). The checked builds go to one cache
 folder (``BOUNDSCHECK_CACHE``, kept between runs), so the two tests compile them once.
+
+Compiling every kernel with bounds checks takes minutes (it is most of these tests' time), so when the
+random-games tests are selected, ``conftest`` starts their processes in the background as soon as the tests are
+collected (``start_in_background``: one after another, on one thread each); the tests then wait for their
+results. The rest of the suite runs meanwhile on the other core.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -84,22 +90,42 @@ print(json.dumps({"accepted": accepted, "refused": refused, "unsafe": unsafe, "i
 """
 
 
-def run_bounds_checked(args: list[str], timeout: int = 1500) -> subprocess.CompletedProcess:
+def run_bounds_checked(args: list[str], timeout: int = 1500, threads: int | None = None) -> subprocess.CompletedProcess:
     """``python -c <args>`` with every kernel compiled with bounds checks (into ``BOUNDSCHECK_CACHE``)."""
     BOUNDSCHECK_CACHE.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(BOUNDSCHECK_CACHE),
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if threads is not None:
+        env["NUMBA_NUM_THREADS"] = str(threads)
     return subprocess.run([sys.executable, "-c", *args], env=env, capture_output=True, text=True, timeout=timeout,
                           cwd=ROOT)
+
+
+def _random_games_args(name: str) -> list[str]:
+    per_count = int(DECISIONS_PER_COUNT // random_game_length(name)[0])
+    per_count = min(max(per_count, MIN_GAMES_PER_COUNT), MAX_GAMES_PER_COUNT)
+    return [SCRIPT, name, str(per_count)]
+
+
+_STARTED: dict[str, Future] = {}
+_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boundscheck")
+
+
+def start_in_background(names: list[str]) -> None:
+    """Start the bounds-checked random games of ``names``, one process after another, each on one thread (the
+    parallel builds still run), while the rest of the suite goes on; ``test_random_games_with_numba_bounds_checking``
+    takes the result."""
+    for name in names:
+        if name not in _STARTED:
+            _STARTED[name] = _BACKGROUND.submit(run_bounds_checked, _random_games_args(name), threads=1)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_random_games_with_numba_bounds_checking(name):
     """Every kernel compiled with bounds checks plays random games at every player count without an index error."""
-    per_count = int(DECISIONS_PER_COUNT // random_game_length(name)[0])
-    per_count = min(max(per_count, MIN_GAMES_PER_COUNT), MAX_GAMES_PER_COUNT)
-    result = run_bounds_checked([SCRIPT, name, str(per_count)])
+    started = _STARTED.pop(name, None)
+    result = started.result() if started is not None else run_bounds_checked(_random_games_args(name))
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("ok")
 

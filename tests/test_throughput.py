@@ -1,0 +1,44 @@
+"""``benchmarks/throughput.py``: the table has every row, ratios to the median anchor, and the batched loop
+(step with masks, re-deals) plays legal games in the steady state."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from benchmarks import throughput
+from wildwest_envs.registry import get_game
+
+
+def test_report_has_every_row_and_ratios_to_the_median_anchor():
+    report = throughput.run(0.05, [4], [1], ["way_out_west_v0"], measure_compile=False)
+    rows = {tuple(c.strip() for c in line.split("|")[1:3]): line for line in report.splitlines()
+            if line.startswith("| ") and "---" not in line and "environment" not in line}
+    assert ("way_out_west_v0", "AEC API") in rows and ("way_out_west_v0", "batched B=4, 1 thread") in rows
+    anchors = [float(a.replace(",", "")) for a in re.search(r"measured 2 times, before the first game and after "
+                                                             r"each: ([\d,]+, [\d,]+)", report).group(1).split(", ")]
+    anchor_row = rows[("PettingZoo connect_four_v3", "AEC API")]
+    assert abs(float(anchor_row.split("|")[3].strip().replace(",", "")) - np.median(anchors)) <= 1  # rounding
+    for line in rows.values():
+        rate, ratio = (float(c.strip().replace(",", "")) for c in line.split("|")[3:5])
+        assert abs(ratio - rate / np.median(anchors)) < 0.01 + 1e-3 * ratio
+
+
+def test_batched_play_warms_up_until_the_batch_has_turned_over():
+    game = get_game("way_out_west_v0")
+    calls = []
+    real_init = game.init_batch
+
+    def counting_init(n, seed=0, offset=0, **options):
+        calls.append((n, offset))
+        return real_init(n, seed, offset, **options)
+
+    object.__setattr__(game, "init_batch", counting_init)
+    try:
+        assert throughput.batched_random_play(game, 8, 1, 0.01) > 0
+    finally:
+        object.__delattr__(game, "init_batch")
+    dealt = sum(n for n, _ in calls)
+    assert dealt >= 2 * 8  # the first batch plus at least as many re-dealt games before timing
+    assert [offset for _, offset in calls] == sorted(offset for _, offset in calls)  # fresh seeds every deal
