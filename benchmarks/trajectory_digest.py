@@ -33,6 +33,13 @@ from numpy.lib.recfunctions import repack_fields
 from benchmarks.soak import SAMPLER_SALT, VARIANT_SEED_STRIDE, variants
 
 
+def record_bytes(states, exclude_fields: tuple = ()) -> bytes:
+    """The bytes of a batch of records without the fields ``exclude_fields`` (packed: no gaps left)."""
+    if not exclude_fields:
+        return states.tobytes()
+    return repack_fields(states[[f for f in states.dtype.names if f not in exclude_fields]]).tobytes()
+
+
 def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 0,
                    exclude_fields: tuple = ()) -> str:
     """SHA-256 of the masks, records (less ``exclude_fields``) and sampled observations of ``n_games`` random
@@ -46,13 +53,12 @@ def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 
     masks = np.zeros((n_games, game.n_actions), dtype=np.int8)
     actions = np.zeros(n_games, dtype=np.int64)
     digest = hashlib.sha256()
-    kept = [f for f in game.state_dtype.names if f not in exclude_fields]
     while not game.finished(states).all():
         game.legal_mask(states, masks)
         digest.update(masks.tobytes())
         sample_legal(masks, rng, actions)
         game.step(states, actions, check=False)
-        digest.update((repack_fields(states[kept]) if exclude_fields else states).tobytes())
+        digest.update(record_bytes(states, exclude_fields))
         if int(states["n_decisions"].max()) % 16 == 0:
             seats = states["n_decisions"].astype(np.int64) % states["num_players"].astype(np.int64)
             digest.update(np.ascontiguousarray(game.observe(states, seats)).tobytes())
