@@ -121,12 +121,11 @@ def _check_track(state, mp) -> int:
                 if new:
                     stamps[distinct] = t
                     distinct += 1
-        spent += distinct * np.int64(mp.steps[e, ST_COST])
-        events += distinct
-    for e in range(mp.steps.shape[0]):
-        for s in range(n, MAX_PLAYERS):
+        for s in range(n, MAX_PLAYERS):  # absent seats have no timestamps (same cache line: one pass)
             if state["own_t"][e, s] != 0:
                 return 4
+        spent += distinct * np.int64(mp.steps[e, ST_COST])
+        events += distinct
     for s in range(MAX_PLAYERS):
         if counts[s] != state["n_owned"][s]:
             return 4
