@@ -209,10 +209,10 @@ def scripted_game(dice: list[int], seed: int = 0, game=GAME, **options) -> np.nd
     from wildwest_envs.rail import rules
     from wildwest_envs.rail.options import kernel_options
     options.setdefault("num_players", 3)
-    mp = game.rail_map.tables
+    maps = game.rail_map.kernel_tables
     states = np.zeros(1, dtype=game.state_dtype)
     rules.init(states, np.array([seed], dtype=np.uint64), kernel_options(game.parse_options(**options),
-                                                                         game.rail_map), mp)
+                                                                         game.rail_map), maps)
     force(states, dice)
-    rules.step(states, np.array([rules.START], dtype=np.int64), mp)
+    rules.step(states, np.array([rules.START], dtype=np.int64), maps)
     return states

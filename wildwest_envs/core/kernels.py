@@ -58,7 +58,8 @@ def borrowed(value):
 
     numba counts references to the arrays a compiled helper receives: an atomic
     increment of each array's counter on entry and a decrement on every exit
-    (Rail's ``mark_steps`` does 11 of each for the arrays of ``MapTables``).
+    (Rail's ``mark_steps`` did 11 of each when its map tables were a tuple of
+    arrays; they are one record now, passed as a pointer, ``rail.maps``).
     Lookup tables passed as arguments and the output array of a batch are
     shared by every record, so every helper call of every thread writes the
     same few cache lines. A batch kernel borrows them instead: the views have

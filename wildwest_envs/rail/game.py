@@ -33,7 +33,7 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
     """The ``Game`` of a map (a ``RailMap`` or the path of a map file, §3.8)."""
     if not isinstance(rail_map, RailMap):
         rail_map = load_map(rail_map)
-    mp = rail_map.tables
+    mp = rail_map.kernel_tables
     parse = make_parser(rail_map)
     layout = observation.observation_layout(rail_map)
     static = observation.static_planes(rail_map)

@@ -1,6 +1,6 @@
 """Consistency checks of a Rail record: invariants of play and validation of saved states.
 
-``check_invariants(states, out, mp)`` writes, per record, 0 or the code of the
+``check_invariants(states, out, maps)`` writes, per record, 0 or the code of the
 first broken invariant (``INVARIANT_MESSAGES[code]``); ``make_validator(map)``
 returns ``validate_state(record) -> list[str]``, which checks one record field
 by field (numba kernels do not check bounds) and then runs the invariants.
@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import borrowed
 from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES)
 from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, HX_STEP, ST_A, ST_B, ST_COST, RailMap
 
@@ -46,10 +45,11 @@ INVARIANT_MESSAGES = (
 
 
 @njit(cache=True, parallel=True)
-def check_invariants(states: np.ndarray, out: np.ndarray, mp) -> None:
-    """out[b] = 0 if record b keeps every invariant, else the code of the first broken one."""
-    for b in prange(states.shape[0]):  # borrowed: no reference counting of shared arrays (core.kernels)
-        out[b] = check_one(states[b], borrowed(mp))
+def check_invariants(states: np.ndarray, out: np.ndarray, maps: np.ndarray) -> None:
+    """out[b] = 0 if record b keeps every invariant, else the code of the first broken one (``maps``: the map's
+    ``kernel_tables``)."""
+    for b in prange(states.shape[0]):
+        out[b] = check_one(states[b], maps[0])
 
 
 @njit(cache=True)

@@ -4,9 +4,18 @@ A map is one JSON file in the generic format of §3.8; adding a map needs no
 code (``rail.game.make_game(path)`` binds a new ``Game`` to it). ``load_map``
 checks every rule of §3.8 and raises ``ValueError`` naming each problem, then
 builds a ``RailMap``: Python-side names and lists for rendering and agents,
-and ``tables``, a ``MapTables`` named tuple of frozen numpy arrays that every
-kernel receives as its last argument (numba freezes global arrays at compile
-time, so passing the tables keeps one compiled engine for every map).
+and ``tables``, one read-only numpy record of the map's arrays (fields named
+by ``TABLE_FIELDS``: ``tables.hexes``, ``tables.steps``, ...) that every kernel
+receives as its last argument (numba freezes global arrays at compile time, so
+passing the tables keeps one compiled engine for every map).
+
+Why one record and not a tuple of arrays: numba passes a record to a compiled
+helper as one pointer, and its field arrays have shapes and strides known at
+compile time; a tuple of eleven arrays is passed as some ninety machine words
+(pointer, shape and strides of each), copied at every call of every helper.
+The batch kernels receive ``kernel_tables``, the one-element array holding the
+record (numba's parallel loops cannot take a record argument), and read
+``kernel_tables[0]``.
 
 Geometry (§0.2): pointy-top hexes in odd-r offset storage, hex id
 ``h = row * W + col``, axial ``q = col - (row - (row & 1)) // 2``, ``r = row``,
@@ -26,7 +35,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
-
 import numpy as np
 
 # ---- geometry (§0.2) ----------------------------------------------------------------------------------------
@@ -64,20 +72,36 @@ MAX_STEP_COST = 7  # mountain - river - mountain (§6.6)
 HOME_STEPS = MAX_STEP_COST + 1
 
 
-class MapTables(NamedTuple):
-    """Read-only int64 arrays of one map, passed to every kernel (columns: the ``HX_``/``ST_``/``FE_``/``M_`` constants)."""
+TABLE_FIELDS = (  # the arrays of ``RailMap.tables`` (all int64 but step_bits)
+    "hexes",           # (N, HX_COLUMNS)
+    "steps",           # (n_steps, ST_COLUMNS)
+    "city_hex",        # (n_cities,): hex of city index i
+    "city_number",     # (n_cities,): its two-digit number
+    "city_by_number",  # (67,): city index of a number, -1 if unused
+    "city_dist",       # (n_cities, n_cities): hex distance
+    "start_cities",    # (n_start,): city index of start city i (§3.5)
+    "ferries",         # (n_ferries, 4)
+    "intl",            # (2, 7): [0, face] red -> country code (-1 = roll again), [1, face] white -> city
+    "meta",            # (META_SIZE,)
+    "step_bits",       # uint64 (MAX_STEP_COST + 2, n_words): bit sets over steps, see STEP_BITS_*
+)
 
-    hexes: np.ndarray  # (N, HX_COLUMNS)
-    steps: np.ndarray  # (n_steps, ST_COLUMNS)
-    city_hex: np.ndarray  # (n_cities,): hex of city index i
-    city_number: np.ndarray  # (n_cities,): its two-digit number
-    city_by_number: np.ndarray  # (67,): city index of a number, -1 if unused
-    city_dist: np.ndarray  # (n_cities, n_cities): hex distance
-    start_cities: np.ndarray  # (n_start,): city index of start city i (§3.5)
-    ferries: np.ndarray  # (n_ferries, 4)
-    intl: np.ndarray  # (2, 7): [0, face] red -> country code (-1 = roll again), [1, face] white -> city
-    meta: np.ndarray  # (META_SIZE,)
-    step_bits: np.ndarray  # uint64 (MAX_STEP_COST + 2, n_words): bit sets over steps, see STEP_BITS_*
+
+class MapTables(NamedTuple):
+    """The tables as a tuple of arrays, as kernels took them before ``pack_tables``: unused, kept only so that
+    numba cache indexes written by those versions (which name this type) still load and are then replaced."""
+
+    hexes: np.ndarray
+
+
+def pack_tables(arrays: list[np.ndarray]) -> np.recarray:
+    """The arrays of ``TABLE_FIELDS`` (in that order) as one read-only record, in a one-element array."""
+    dtype = np.dtype([(name, a.dtype, a.shape) for name, a in zip(TABLE_FIELDS, arrays, strict=True)], align=True)
+    packed = np.zeros(1, dtype=dtype).view(np.recarray)
+    for name, a in zip(TABLE_FIELDS, arrays):
+        packed[name][0] = a
+    packed.setflags(write=False)
+    return packed
 
 
 @dataclass(frozen=True)
@@ -88,7 +112,8 @@ class RailMap:
         name: display name of the map.
         path: the file it was read from.
         width, height: grid size W, H; ``n_hexes = W * H``.
-        tables: the ``MapTables`` of the kernels.
+        tables: the map's arrays for the kernels, one read-only record (``TABLE_FIELDS``).
+        kernel_tables: the one-element array of ``tables``, as the batch kernels take it.
         city_names: name of city index i (cities in file order).
         country_names: name of country code k (``country_names[0]`` is the home country).
         start_rule: ``"any"`` or ``"distinct_directions"`` (§3.5).
@@ -100,7 +125,8 @@ class RailMap:
     path: str
     width: int
     height: int
-    tables: MapTables
+    tables: np.record
+    kernel_tables: np.recarray
     city_names: tuple
     country_names: tuple
     start_rule: str
@@ -256,11 +282,10 @@ def map_from_dict(document: dict, path: str = "<dict>") -> RailMap:
     int_tables = [np.ascontiguousarray(a, dtype=np.int64) for a in (hexes, steps, city_hex, city_number, by_number,
                                                                      dist, np.array(starts), ferry_table, intl_table,
                                                                      meta)]
-    tables = MapTables(*int_tables, _step_bits(steps))
-    for array in tables:
-        array.setflags(write=False)
+    kernel_tables = pack_tables(int_tables + [_step_bits(steps)])
     return RailMap(
-        name=str(document["name"]), path=path, width=width, height=height, tables=tables,
+        name=str(document["name"]), path=path, width=width, height=height, tables=kernel_tables[0],
+        kernel_tables=kernel_tables,
         city_names=tuple(c["name"] for c in cities),
         country_names=("home",) + tuple(intl["names"][k] if intl else document.get("country_legend", {}).get(k, k)
                                         for k in country_codes[1:]),

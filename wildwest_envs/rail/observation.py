@@ -143,12 +143,13 @@ def field_offsets(layout: Layout) -> np.ndarray:
 
 
 @njit(cache=True, parallel=True)
-def observe(states: np.ndarray, seats: np.ndarray, out: np.ndarray, mp, static: np.ndarray,
+def observe(states: np.ndarray, seats: np.ndarray, out: np.ndarray, maps: np.ndarray, static: np.ndarray,
             offsets: np.ndarray) -> None:
-    """out[b] = the observation of seat seats[b] in game b (module docstring)."""
+    """out[b] = the observation of seat seats[b] in game b (module docstring; ``maps``: the map's
+    ``kernel_tables``)."""
     rows, planes, where = borrowed(out), borrowed(static), borrowed(offsets)  # no reference counting (core.kernels)
-    for b in prange(states.shape[0]):  # the tuple mp is borrowed per record (core.kernels.borrowed)
-        observe_one(states[b], seats[b], rows[b], borrowed(mp), planes, where)
+    for b in prange(states.shape[0]):
+        observe_one(states[b], seats[b], rows[b], maps[0], planes, where)
 
 
 @njit(cache=True)

@@ -1,12 +1,13 @@
 """Rail rules engine: the public batch kernels and the flow of a game (spec §5-§8, §11).
 
-Public kernels (batch loops over records; ``mp`` is the map's ``MapTables``)::
+Public kernels (batch loops over records; ``maps`` is the map's ``kernel_tables``, and the helpers of one
+record take its record ``mp = maps[0]``, the map's ``tables``)::
 
-    init(states, seeds, options, mp)      # options: int64 vector laid out by data.OPT_*; then
-    step(states, START, mp)               # START (-1) for every game: play up to the first decision
-    legal_mask(states, out, mp)           # int8 (B, A); all zeros for finished games (§11.2)
-    step(states, actions, mp)             # int64 (B,); finished games are skipped
-    step_and_mask(states, actions, masks, mp)  # step, then each game's next legal mask (core.kernels)
+    init(states, seeds, options, maps)    # options: int64 vector laid out by data.OPT_*; then
+    step(states, START, maps)             # START (-1) for every game: play up to the first decision
+    legal_mask(states, out, maps)         # int8 (B, A); all zeros for finished games (§11.2)
+    step(states, actions, maps)           # int64 (B,); finished games are skipped
+    step_and_mask(states, actions, masks, maps)  # step, then each game's next legal mask (core.kernels)
     scores(states, out)                   # int32 (B, 6): balances (§8), 0 for absent seats
     tiebreak(states, out)                 # int32 (B, 6): zeros (ties share the win, §8)
 
@@ -73,25 +74,25 @@ START = -1  # the pseudo-action that plays a record set up by ``init`` to its fi
 
 # ---- public batch kernels ------------------------------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, mp) -> None:
+def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, maps: np.ndarray) -> None:
     """Set up every record (§5); ``step`` with ``START`` then advances it to its first decision."""
-    for b in prange(states.shape[0]):  # borrowed: no reference counting of shared arrays (core.kernels)
-        init_one(states[b], seeds[b], options, borrowed(mp))
+    for b in prange(states.shape[0]):
+        init_one(states[b], seeds[b], options, maps[0])
 
 
 @njit(cache=True, parallel=True)
-def legal_mask(states: np.ndarray, out: np.ndarray, mp) -> None:
+def legal_mask(states: np.ndarray, out: np.ndarray, maps: np.ndarray) -> None:
     """out[b, a] = 1 for each legal action a of game b; all zeros when finished (§11.2)."""
     rows = borrowed(out)  # borrowed: no reference counting of shared arrays (core.kernels)
     n = states.shape[0]
     for b in prange(n):
         if b + 1 < n:
-            prefetch_record(states[b + 1], np.int64(-1), borrowed(mp))
-        legal_mask_one(states[b], rows[b], borrowed(mp))  # the tuple mp is borrowed per record
+            prefetch_record(states[b + 1], np.int64(-1), maps[0])
+        legal_mask_one(states[b], rows[b], maps[0])
 
 
 @njit(cache=True, parallel=True)
-def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, mp) -> None:
+def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, maps: np.ndarray) -> None:
     """Apply one legal action per unfinished game and advance to its next decision; given a row of ``masks`` per
     game (not ``NO_MASKS``), also write each game's next legal mask there while its record is in cache."""
     fused = masks.shape[0] > 0
@@ -99,15 +100,15 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, mp
     n = states.shape[0]
     for b in prange(n):  # borrowed: no reference counting of shared arrays (core.kernels)
         if b + 1 < n:
-            prefetch_record(states[b + 1], actions[b + 1], borrowed(mp))
-        step_one(states[b], actions[b], borrowed(mp))
+            prefetch_record(states[b + 1], actions[b + 1], maps[0])
+        step_one(states[b], actions[b], maps[0])
         if fused:
-            legal_mask_one(states[b], rows[b], borrowed(mp))
+            legal_mask_one(states[b], rows[b], maps[0])
 
 
-def step(states: np.ndarray, actions: np.ndarray, mp) -> None:
+def step(states: np.ndarray, actions: np.ndarray, maps: np.ndarray) -> None:
     """``step_and_mask`` without masks."""
-    step_and_mask(states, actions, NO_MASKS, mp)
+    step_and_mask(states, actions, NO_MASKS, maps)
 
 
 @njit(cache=True)
