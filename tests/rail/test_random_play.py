@@ -91,7 +91,8 @@ def _play_mixed(n: int, games: int, seed: int, check_masks: bool, **options) -> 
 
 
 def _compare_masks(states: np.ndarray) -> int:
-    """The fast mask of every build decision equals the literal scan of §6.5."""
+    """The fast mask of every build decision equals the literal scan of §6.5, and counting (stop at the first
+    legal step) agrees with it."""
     compared = 0
     for b in range(len(states)):
         st = states[b]
@@ -102,6 +103,8 @@ def _compare_masks(states: np.ndarray) -> int:
         building.mark_steps(st, MP, fast, np.bool_(False))
         building.mark_steps_literal(st, MP, literal, np.bool_(False))
         assert (fast == literal).all(), f"fast and literal masks differ in context {int(st['context'])}"
+        counted = building.mark_steps(st, MP, np.zeros(0, dtype=np.int8), np.bool_(True))  # the forced-action check
+        assert counted == min(1, int(literal.sum())), f"counting disagrees in context {int(st['context'])}"
         compared += 1
     return compared
 

@@ -23,7 +23,8 @@ import numpy as np
 from numba import njit
 
 from .data import CTX_COOP_BUILD, FUND_ACCOUNT
-from .fees import UNKNOWN, build_fees, fee_bound, fee_preview, fee_preview_fast, single_builder_fees
+from .fees import (UNKNOWN, build_fees, fee_bound, fee_preview, fee_preview_fast, pay,
+                   pay_single_builder_fees)
 from .maps import (FE_A, FE_B, FE_BUILD, HOME, HOME_STEPS, HX_CITY, HX_COUNTRY, HX_NBR, HX_STEP, MAX_STEP_COST, ST_A,
                    ST_B, ST_COST, ST_FOREIGN)
 
@@ -135,33 +136,96 @@ def mark_steps(state, mp, out: np.ndarray, stop_at_first: bool) -> int:
     p = np.int64(state["builder"])
     if state["context"] == CTX_COOP_BUILD or (state["distinct_dirs"] and state["n_owned"][p] == 0):
         return mark_steps_literal(state, mp, out, stop_at_first)
-    account = state["funding"] == FUND_ACCOUNT
-    if account:
-        budget = np.int64(state["ext_cap"]) - np.int64(state["window_bp"][p])
-        if state["ext_10pct"]:
-            budget = min(budget, np.int64(state["race_income"][p]) // 10 - np.int64(state["bp_bought"][p]))
-        budget = min(budget, np.int64(state["balance"][p]))
-    else:
-        budget = np.int64(state["bp_left"])
+    if state["funding"] == FUND_ACCOUNT:
+        return _mark_account_steps(state, mp, out, stop_at_first)
+    budget = np.int64(state["bp_left"])
     if budget <= 0:
         return 0
     cost_row = min(budget, np.int64(MAX_STEP_COST))
     count = 0
-    cache = np.full((3, mp.hexes.shape[0] if account else 0), UNKNOWN, dtype=np.int8)  # fee_preview_fast
     for w in range(state["frontier"].shape[1]):
-        bits = state["frontier"][p, w] & mp.step_bits[cost_row, w]
-        if not state["international"]:
-            bits &= mp.step_bits[HOME_STEPS, w]
+        bits = _frontier_candidates(state, mp, p, w, cost_row)
+        while bits != 0:
+            j = lowest_bit(bits)
+            bits &= bits - ONE
+            count += 1
+            if out.shape[0] > 0:
+                out[np.int64(w) * 64 + j] = 1
+            if stop_at_first:
+                return count
+    return count
+
+
+@njit(cache=True)
+def _mark_account_steps(state, mp, out: np.ndarray, stop_at_first: bool) -> int:
+    """``mark_steps`` of an account-funded turn: the frontier steps within the budget (window cap, 10 % budget,
+    balance) whose cost and fees the balance pays (§7.10, §9.6).
+
+    The fees of a step are at most 2 per rival owning it, or the touch fee 1, at each of its two ends (§6.8):
+    with a balance of at least cost + 4 (n - 1), or cost + 2 for a step no rival owns, the step is affordable
+    whatever its fees; else ``fee_bound`` may settle it. Only the rest get the exact fees (``_mark_by_preview``)."""
+    p = np.int64(state["builder"])
+    budget = np.int64(state["ext_cap"]) - np.int64(state["window_bp"][p])
+    if state["ext_10pct"]:
+        budget = min(budget, np.int64(state["race_income"][p]) // 10 - np.int64(state["bp_bought"][p]))
+    balance = np.int64(state["balance"][p])
+    budget = min(budget, balance)
+    if budget <= 0:
+        return 0
+    cost_row = min(budget, np.int64(MAX_STEP_COST))
+    any_fees_row = max(min(cost_row, balance - 4 * (np.int64(state["num_players"]) - 1)), 0)
+    touch_fees_row = max(min(cost_row, balance - 2), 0)
+    pbit = np.int64(1) << p
+    count = 0
+    unsettled = False
+    for w in range(state["frontier"].shape[1]):
+        bits = _frontier_candidates(state, mp, p, w, cost_row)
+        safe = bits & mp.step_bits[any_fees_row, w]
+        touch_safe = bits & mp.step_bits[touch_fees_row, w] & ~safe
+        while bits != 0:
+            j = lowest_bit(bits)
+            bit = ONE << np.uint64(j)
+            bits &= bits - ONE
+            e = np.int64(w) * 64 + j
+            if not safe & bit and not (touch_safe & bit and not np.int64(state["owners"][e]) & ~pbit):
+                if balance < np.int64(mp.steps[e, ST_COST]) + fee_bound(state, mp, p, e):
+                    unsettled = True
+                    continue
+            count += 1
+            if out.shape[0] > 0:
+                out[e] = 1
+            if stop_at_first:
+                return count
+    if unsettled:
+        count += _mark_by_preview(state, mp, out, stop_at_first, p, balance, cost_row)
+    return count
+
+
+@njit(cache=True, inline="always")
+def _frontier_candidates(state, mp, p: int, w: int, cost_row: int) -> np.uint64:
+    """Word w of the frontier steps of p that cost at most ``cost_row`` (home steps only without §9.2)."""
+    bits = state["frontier"][p, w] & mp.step_bits[cost_row, w]
+    if not state["international"]:
+        bits &= mp.step_bits[HOME_STEPS, w]
+    return bits
+
+
+@njit(cache=True)
+def _mark_by_preview(state, mp, out: np.ndarray, stop_at_first: bool, p: int, balance: int, cost_row: int) -> int:
+    """The candidates that ``_mark_account_steps`` left unmarked (when only counting: all of them, as it stops
+    at the first mark): legal if the balance pays cost + the exact fees (``fee_preview_fast``, §7.10)."""
+    count = 0
+    cache = np.full((3, mp.hexes.shape[0]), UNKNOWN, dtype=np.int8)  # fee_preview_fast
+    for w in range(state["frontier"].shape[1]):
+        bits = _frontier_candidates(state, mp, p, w, cost_row)
         while bits != 0:
             j = lowest_bit(bits)
             bits &= bits - ONE
             e = np.int64(w) * 64 + j
-            if account:  # cheap bound first; the exact fees only when the bound does not settle it (§7.10)
-                cost = np.int64(mp.steps[e, ST_COST])
-                balance = np.int64(state["balance"][p])
-                if balance < cost + fee_bound(state, mp, p, e) and balance < cost + fee_preview_fast(state, mp, p,
-                                                                                                     e, cache):
-                    continue
+            if out.shape[0] > 0 and out[e]:
+                continue
+            if balance < np.int64(mp.steps[e, ST_COST]) + fee_preview_fast(state, mp, p, e, cache):
+                continue
             count += 1
             if out.shape[0] > 0:
                 out[e] = 1
@@ -253,12 +317,6 @@ def _connect(state, mp, h: int, p: int, partner: int) -> None:
 
 
 @njit(cache=True)
-def _pay(state, payer: int, payee: int, amount: int) -> None:
-    state["balance"][payer] -= amount
-    state["balance"][payee] += amount
-
-
-@njit(cache=True)
 def _take_ownership(state, mp, s: int, e: int, t: int) -> None:
     """Seat s owns step e from timestamp t; both ends join Net(s); a first step out of the start city is noted."""
     if state["n_owned"][s] == 0:
@@ -300,33 +358,40 @@ def build_step(state, mp, e: int) -> None:
     if partner >= 0:
         builders |= np.int64(1) << partner
     t_new = np.int64(state["t"]) + 1
+    if partner < 0:
+        pay_single_builder_fees(state, mp, p, e)  # before the record changes (fees module docstring)
+        state["t"] = t_new
+        _take_ownership(state, mp, p, e, t_new)
+    else:
+        _build_joint_step(state, mp, p, partner, e, builders, t_new)
+    _connect(state, mp, mp.steps[e, ST_A], p, partner)
+    _connect(state, mp, mp.steps[e, ST_B], p, partner)
+    _spend(state, p, np.int64(mp.steps[e, ST_COST]))
+
+
+@njit(cache=True)
+def _build_joint_step(state, mp, p: int, partner: int, e: int, builders: int, t_new: int) -> None:
+    """A co-build step: the general fee computation on the virtual joint build (§9.1 item 7), then ownership;
+    partners record what they owe each other as paid, and no money moves between them."""
     due_p = np.zeros(6, dtype=np.int64)
     due_j = np.zeros(6, dtype=np.int64)
     touch_p = np.zeros(2, dtype=np.int64)
     touch_j = np.zeros(2, dtype=np.int64)
     par = np.zeros(6, dtype=np.int64)
-    if partner >= 0:  # the general computation on the virtual joint build (§9.1 item 7), then applied
-        build_fees(state, mp, p, e, builders, t_new, due_p, touch_p, par)
-        build_fees(state, mp, partner, e, builders, t_new, due_j, touch_j, par)
-    else:
-        single_builder_fees(state, mp, p, e, due_p, touch_p, np.zeros(6, dtype=np.int64), par)
+    build_fees(state, mp, p, e, builders, t_new, due_p, touch_p, par)
+    build_fees(state, mp, partner, e, builders, t_new, due_j, touch_j, par)
     state["t"] = t_new
     _take_ownership(state, mp, p, e, t_new)
-    if partner >= 0:
-        _take_ownership(state, mp, partner, e, t_new)
+    _take_ownership(state, mp, partner, e, t_new)
     for q in range(6):
-        if not (builders >> q) & 1:  # partners record what they owe each other; no money moves (§9.1 item 7)
-            _pay(state, p, q, due_p[q])
-            if partner >= 0:
-                _pay(state, partner, q, due_j[q])
+        if not (builders >> q) & 1:
+            pay(state, p, q, due_p[q])
+            pay(state, partner, q, due_j[q])
     for end in range(2):
         if touch_p[end] >= 0:
             state["touched"][touch_p[end]] |= np.uint8(1 << p)
-        if partner >= 0 and touch_j[end] >= 0:
+        if touch_j[end] >= 0:
             state["touched"][touch_j[end]] |= np.uint8(1 << partner)
-    _connect(state, mp, mp.steps[e, ST_A], p, partner)
-    _connect(state, mp, mp.steps[e, ST_B], p, partner)
-    _spend(state, p, np.int64(mp.steps[e, ST_COST]))
 
 
 @njit(cache=True)

@@ -197,72 +197,85 @@ def fee_bound(state, mp, p: int, e: int) -> int:
 
 
 UNKNOWN = -2  # entry of the preview cache not computed yet
-NO_TIME = MAX_TIMESTAMP + 1  # presence of an absent seat in hex_fee_state
+NO_TIME = MAX_TIMESTAMP + 1  # presence of an absent seat in hex_fee_summary
 
 
 @njit(cache=True)
-def hex_fee_state(state, mp, p: int, h: int, pres: np.ndarray, par: np.ndarray) -> int:
-    """One pass over the spokes and ferries of a non-city hex H: pres[q] = pres(q, H) (NO_TIME if absent),
-    par[q] = par(p, q, H); returns T(p, H) (-1 if none), all before any new build."""
-    n = np.int64(state["num_players"])
-    for q in range(n):
-        pres[q] = NO_TIME
-        par[q] = 0
+def _spoke_presence(state, mp, q: int, h: int) -> int:
+    """The earliest timestamp of q's steps and ferries ending in H (NO_TIME if none): pres(q, H) in a non-city
+    hex (§0.3)."""
+    best = NO_TIME
     for d in range(6):
         step = mp.hexes[h, HX_STEP + d]
-        if step < 0:
-            continue
-        owners = np.int64(state["owners"][step])
-        if owners == 0:
-            continue
-        tp = np.int64(state["own_t"][step, p])
-        for q in range(n):
-            if (owners >> q) & 1:
-                tq = np.int64(state["own_t"][step, q])
-                if tq < pres[q]:
-                    pres[q] = tq
-                if q != p and 0 < tq < tp:
-                    par[q] += PARALLEL_FEE
+        if step >= 0:
+            t = np.int64(state["own_t"][step, q])
+            if 0 < t < best:
+                best = t
     for f in range(mp.ferries.shape[0]):
-        owner = np.int64(state["ferry_owner"][f])
-        if owner >= 0 and (mp.ferries[f, FE_A] == h or mp.ferries[f, FE_B] == h) and state["ferry_t"][f] < pres[owner]:
-            pres[owner] = np.int64(state["ferry_t"][f])
-    best, best_t = -1, NO_TIME
-    for q in range(n):
-        if q != p and pres[q] < pres[p] and pres[q] < best_t:
-            best, best_t = q, pres[q]
+        if state["ferry_owner"][f] == q and (mp.ferries[f, FE_A] == h or mp.ferries[f, FE_B] == h) and \
+                state["ferry_t"][f] < best:
+            best = np.int64(state["ferry_t"][f])
     return best
 
 
 @njit(cache=True)
-def single_builder_fees(state, mp, p: int, e: int, due: np.ndarray, touch_hexes: np.ndarray, pres: np.ndarray,
-                        par: np.ndarray) -> None:
-    """``build_fees`` for one builder by the closed form of §6.8 for one new step (see ``fee_preview_fast``):
-    at each non-city end, 2 to each of the k rivals owning e (less the touch fee already paid to T there if
-    p owes T nothing else), or with k = 0 the touch fee 1 to T if p runs beside nobody and has not paid it."""
+def hex_fee_summary(state, mp, p: int, h: int) -> tuple:
+    """What the fees of p at a non-city hex H depend on, before any new build, in one pass over the rivals
+    present there: (T(p, H) or -1, whether p runs beside some rival at H (some par(p, q, H) > 0), whether
+    par(p, T, H) = 0) (§6.8). No work arrays: a seat absent from H (its bit of ``net``) has neither presence
+    nor parallel spokes there."""
+    mine = _spoke_presence(state, mp, p, h)
+    rivals = np.int64(state["net"][h]) & ~(np.int64(1) << p)
+    payee, payee_t, payee_par = -1, NO_TIME, 0
+    beside = False
+    for q in range(np.int64(state["num_players"])):
+        if not (rivals >> q) & 1:
+            continue
+        pres_q = _spoke_presence(state, mp, q, h)
+        par_q = 0
+        for d in range(6):
+            step = mp.hexes[h, HX_STEP + d]
+            if step >= 0:
+                tq = np.int64(state["own_t"][step, q])
+                if 0 < tq < np.int64(state["own_t"][step, p]):
+                    par_q += PARALLEL_FEE
+        if par_q > 0:
+            beside = True
+        if pres_q < mine and pres_q < payee_t:
+            payee, payee_t, payee_par = q, pres_q, par_q
+    return payee, beside, payee >= 0 and payee_par == 0
+
+
+@njit(cache=True, inline="always")
+def pay(state, payer: int, payee: int, amount: int) -> None:
+    """Move ``amount`` from payer's balance to payee's."""
+    state["balance"][payer] -= amount
+    state["balance"][payee] += amount
+
+
+@njit(cache=True)
+def pay_single_builder_fees(state, mp, p: int, e: int) -> None:
+    """Pay what a single builder p owes for building e, before the record changes (§6.8), by the closed form for
+    one new step (see ``fee_preview_fast``), and record the touch fees paid: at each non-city end, 2 to each of
+    the k rivals owning e (less the touch fee already paid to T there if p owes T nothing else), or with k = 0
+    the touch fee 1 to T if p runs beside nobody and has not paid it. The same amounts as ``build_fees``."""
     pbit = np.int64(1) << p
     owners = np.int64(state["owners"][e]) & ~pbit
-    _clear_fee_outputs(due, touch_hexes)
     for end in range(2):
         h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
-        if mp.hexes[h, HX_CITY] >= 0:
-            continue
-        payee = hex_fee_state(state, mp, p, h, pres, par)
+        if mp.hexes[h, HX_CITY] >= 0 or not np.int64(state["net"][h]) & ~pbit:
+            continue  # no fees in cities (G9), nor where no rival is present
+        payee, beside, payee_par_zero = hex_fee_summary(state, mp, p, h)
         touched = (np.int64(state["touched"][h]) & pbit) != 0
         if owners:
             for q in range(np.int64(state["num_players"])):
                 if (owners >> q) & 1:
-                    due[q] += PARALLEL_FEE
-            if touched and payee >= 0 and (owners >> payee) & 1 and par[payee] == 0:
-                due[payee] -= TOUCH_FEE
-        elif not touched and payee >= 0:
-            beside = False
-            for q in range(np.int64(state["num_players"])):
-                if par[q] > 0:
-                    beside = True
-            if not beside:
-                due[payee] += TOUCH_FEE
-                touch_hexes[end] = h
+                    pay(state, p, q, PARALLEL_FEE)
+            if touched and payee >= 0 and (owners >> payee) & 1 and payee_par_zero:
+                pay(state, payee, p, TOUCH_FEE)
+        elif not touched and payee >= 0 and not beside:
+            pay(state, p, payee, TOUCH_FEE)
+            state["touched"][h] |= np.uint8(pbit)
 
 
 @njit(cache=True, inline="always")
@@ -289,8 +302,6 @@ def fee_preview_fast(state, mp, p: int, e: int, cache: np.ndarray) -> int:
         rest &= rest - 1
         k += 1
     total = 0
-    pres = np.empty(0, dtype=np.int64)
-    par = np.empty(0, dtype=np.int64)
     for end in range(2):
         h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
         if mp.hexes[h, HX_CITY] >= 0:
@@ -302,17 +313,10 @@ def fee_preview_fast(state, mp, p: int, e: int, cache: np.ndarray) -> int:
         if k == 0 and touched:
             continue
         if cache[0, h] == UNKNOWN:
-            if pres.shape[0] == 0:
-                pres = np.empty(6, dtype=np.int64)
-                par = np.empty(6, dtype=np.int64)
-            payee = hex_fee_state(state, mp, p, h, pres, par)
-            beside = False
-            for q in range(np.int64(state["num_players"])):
-                if par[q] > 0:
-                    beside = True
+            payee, beside, payee_par_zero = hex_fee_summary(state, mp, p, h)
             cache[0, h] = payee
             cache[1, h] = TOUCH_FEE if payee >= 0 and not beside else 0
-            cache[2, h] = 1 if payee >= 0 and par[payee] == 0 else 0
+            cache[2, h] = 1 if payee_par_zero else 0
         payee = np.int64(cache[0, h])
         if k > 0:
             total += PARALLEL_FEE * k

@@ -97,13 +97,12 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, ma
     game (not ``NO_MASKS``), also write each game's next legal mask there while its record is in cache."""
     fused = masks.shape[0] > 0
     rows = borrowed(masks)
+    no_row = rows.reshape(-1)[:0]  # an empty row: the step only counts legal actions
     n = states.shape[0]
     for b in prange(n):  # borrowed: no reference counting of shared arrays (core.kernels)
         if b + 1 < n:
             prefetch_record(states[b + 1], actions[b + 1], maps[0])
-        step_one(states[b], actions[b], maps[0])
-        if fused:
-            legal_mask_one(states[b], rows[b], maps[0])
+        step_one(states[b], actions[b], maps[0], rows[b] if fused else no_row)
 
 
 def step(states: np.ndarray, actions: np.ndarray, maps: np.ndarray) -> None:
@@ -184,9 +183,12 @@ def legal_mask_one(state, out_row: np.ndarray, mp) -> None:
 
 
 @njit(cache=True)
-def step_one(state, action: int, mp) -> None:
-    """Apply one legal action, then everything automatic up to the next decision."""
+def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
+    """Apply one legal action, then everything automatic up to the next decision; a non-empty ``out_row``
+    receives the legal mask of that decision (all zeros once the game is over)."""
     if state["done"]:
+        if out_row.shape[0] > 0:
+            out_row[:] = 0
         return
     if action == START:
         _roll_start_player(state)
@@ -194,7 +196,7 @@ def step_one(state, action: int, mp) -> None:
     else:
         state["n_decisions"] += 1
         _run(state, mp, _apply(state, mp, np.int64(action)))
-    _advance(state, mp)
+    _advance(state, mp, out_row)
 
 
 # ---- options and setup (§4, §5) ------------------------------------------------------------------------------
@@ -319,12 +321,18 @@ def _account_possible(state, p: int) -> bool:
 
 # ---- automatic play -------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _advance(state, mp) -> None:
-    """With auto_forced_actions, apply every decision that has a single legal action (§11.4)."""
-    empty = state["turn_used"][:0]  # an empty int8 view: only count, and no heap allocation per step
-    while not state["done"] and state["auto_forced"]:
-        count, last = _enumerate(state, mp, empty, np.bool_(True))
-        if count != 1:
+def _advance(state, mp, out_row: np.ndarray) -> None:
+    """With auto_forced_actions, apply every decision that has a single legal action (§11.4). A non-empty
+    ``out_row`` gets the legal mask of the decision that remains: the enumeration that counts the legal
+    actions marks it in the same pass (``legal_mask_one``); an empty one only counts, up to 2."""
+    counting = out_row.shape[0] == 0
+    while True:
+        if not counting:
+            out_row[:] = 0
+        if state["done"] or (counting and not state["auto_forced"]):
+            return
+        count, last = _enumerate(state, mp, out_row, counting)
+        if count != 1 or not state["auto_forced"]:
             return
         _run(state, mp, _apply(state, mp, last))
 
