@@ -207,9 +207,9 @@ def _spoke_presence(state, mp, q: int, h: int) -> int:
     best = NO_TIME
     for d in range(6):
         step = mp.hexes[h, HX_STEP + d]
-        if step >= 0:
+        if step >= 0 and (np.int64(state["owners"][step]) >> q) & 1:  # the owner bits first: one byte per step
             t = np.int64(state["own_t"][step, q])
-            if 0 < t < best:
+            if t < best:
                 best = t
     for f in range(mp.ferries.shape[0]):
         if state["ferry_owner"][f] == q and (mp.ferries[f, FE_A] == h or mp.ferries[f, FE_B] == h) and \
@@ -233,11 +233,11 @@ def hex_fee_summary(state, mp, p: int, h: int) -> tuple:
             continue
         pres_q = _spoke_presence(state, mp, q, h)
         par_q = 0
+        both = (np.int64(1) << q) | (np.int64(1) << p)
         for d in range(6):
             step = mp.hexes[h, HX_STEP + d]
-            if step >= 0:
-                tq = np.int64(state["own_t"][step, q])
-                if 0 < tq < np.int64(state["own_t"][step, p]):
+            if step >= 0 and np.int64(state["owners"][step]) & both == both:
+                if state["own_t"][step, q] < state["own_t"][step, p]:
                     par_q += PARALLEL_FEE
         if par_q > 0:
             beside = True

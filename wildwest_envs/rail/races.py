@@ -14,7 +14,7 @@ from numba import njit
 from ..core.rng import draw_below
 from .data import (ENTRY_ENTERED, MAX_PLAYERS, MAX_RACE_ROUNDS, N_ROUTE_OBJECTIVES, N_SLOTS, RESOLUTION_ROUTE_LENGTH)
 from .maps import M_RACE_TABLE
-from .routes import build_graph, edge_pips, find_route, new_work, owns_edge, route_reaches
+from .routes import build_graph, edge_pips, find_route, new_work, owns_edge, route_seats
 
 FLAT_FEE = 5  # flat usage fee per rival per trip (§9.4)
 UNFINISHED = np.int64(1) << 40  # placing keys of trains still running at the guard come after every arrival
@@ -135,17 +135,6 @@ def generate_race(state, mp) -> None:
 
 # ---- candidates (§7.5) -------------------------------------------------------------------------------------------
 @njit(cache=True)
-def has_track(state, mp, p: int) -> bool:
-    """p owns at least one step or ferry (else no route can use an own step, §7.3)."""
-    if state["n_owned"][p] > 0:
-        return True
-    for f in range(mp.ferries.shape[0]):
-        if state["ferry_owner"][f] == p:
-            return True
-    return False
-
-
-@njit(cache=True)
 def raw_fees(state, mp, p: int, edges, n_edges: int, out) -> None:
     """out[q] = f(p -> q): each rival step charged to one owner (most steps on the route, then earliest, then
     lowest seat), 1 each or the flat fee (§7.7 items 1-2, §9.4, G21)."""
@@ -200,7 +189,8 @@ def compute_candidates(state, mp) -> None:
     state["cand_own"][:] = 0
     state["cand_fee"][:] = 0
     state["cand_hexes"][:] = 0
-    if not route_reaches(state, mp):
+    seats = route_seats(state, mp)
+    if seats == 0:
         return
     work = new_work(mp)
     build_graph(state, mp, work)
@@ -210,8 +200,8 @@ def compute_candidates(state, mp) -> None:
     fee = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hexes, edges = work[4], work[5]
     for p in range(n):
-        if not has_track(state, mp, p):
-            continue
+        if not (seats >> p) & 1:
+            continue  # p owns no edge that a route could use
         lengths[:] = 0
         for k in range(np.int64(state["n_candidates"])):
             length = find_route(state, mp, work, p, k)
@@ -276,7 +266,7 @@ def resolve_race(state, mp) -> None:
     if m == 0:
         pay_prizes(state, ranking, m)  # a race without entrants pays nothing but counts (§7.9)
         return
-    need = np.zeros((MAX_PLAYERS, n_hexes), dtype=np.int64)
+    need = np.empty((MAX_PLAYERS, n_hexes), dtype=np.int64)  # row i: pips of entrant i's steps, n_need[i] of them
     n_need = np.zeros(MAX_PLAYERS, dtype=np.int64)
     fees = np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.int64)
     work = new_work(mp)

@@ -10,8 +10,8 @@ p's own edges, else 1), ``pips(a -> b)`` (§7.4) and 1:
 Cost tuples are packed into one int64 (``(c0 << 2B) | (c1 << B) | c2`` with
 ``B = meta[M_COST_BITS]``, so adding packed costs adds the components and
 comparing them compares lexicographically), and the heap key is
-``packed * 2N + (2 hex + used_own)``, the spec's ``(cost tuple, hex id,
-used_own)``. A predecessor is set only on a strict improvement; edges are
+``(packed << S) | (2 hex + used_own)`` with ``2N <= 2 ** S``, the spec's
+``(cost tuple, hex id, used_own)``. A predecessor is set only on a strict improvement; edges are
 relaxed in direction order 0..5, then ferries in map order; no move enters the
 start hex, nothing continues from a goal hex or a foreign hex, and a foreign
 hex is entered only as a goal (§7.5 item 1). The search stops when the first
@@ -198,6 +198,15 @@ def _heap_pop(heap, size: int) -> int:
 
 
 @njit(cache=True)
+def _state_bits(mp) -> int:
+    """Bits of a search state id: 2 N < 2 ** bits for the map's N hexes (the map check keeps the keys in 62 bits)."""
+    bits = 1
+    while (np.int64(1) << bits) < 2 * mp.hexes.shape[0]:
+        bits += 1
+    return bits
+
+
+@njit(cache=True)
 def find_route(state, mp, work, p: int, objective: int) -> int:
     """Best route of p for one objective into work[4] (hexes) / work[5] (edges); its hex count, 0 if none (§7.5).
     Searches the graph of ``build_graph`` (call it once per race first)."""
@@ -206,6 +215,8 @@ def find_route(state, mp, work, p: int, objective: int) -> int:
         work[14]
     m, start = work[15][0], work[15][1]
     n2 = 2 * m
+    shift = _state_bits(mp)
+    low = (np.int64(1) << shift) - 1
     bits = np.int64(mp.meta[M_COST_BITS])
     inf = np.int64(1) << 62
     dist[:n2] = inf
@@ -216,8 +227,8 @@ def find_route(state, mp, work, p: int, objective: int) -> int:
     while size > 0:
         size = _heap_pop(heap, size)
         key = heap[size]
-        sid = key % n2
-        cost = key // n2
+        sid = key & low
+        cost = key >> shift
         if cost > dist[sid]:
             continue  # stale entry
         u, f = sid // 2, sid % 2
@@ -235,7 +246,7 @@ def find_route(state, mp, work, p: int, objective: int) -> int:
                 dist[sid2] = c2
                 prev[sid2] = sid
                 prev_edge[sid2] = edge_id[k]
-                size = _heap_push(heap, size, c2 * n2 + sid2)
+                size = _heap_push(heap, size, (c2 << shift) | sid2)
     if goal_sid < 0:
         return 0
     return _rebuild(work, goal_sid)
@@ -279,40 +290,53 @@ def _reverse_edges(edges, length: int) -> None:
 
 
 @njit(cache=True)
-def route_reaches(state, mp) -> bool:
-    """Some goal hex is reachable from the start over the rail graph (a cheap test before the searches)."""
+def route_seats(state, mp) -> int:
+    """A cheap test before the searches: the seats that may have a route (bit s for seat s), 0 if no goal hex is
+    reachable from the start over the rail graph (§7.3).
+
+    One pass over the part of the graph the searches can reach (the same moves as ``build_graph``: from the
+    start and every home hex that is no goal, into home hexes and goal hexes, never back into the start). A
+    route of p uses one of p's steps or ferries (§7.5 item 1), so a seat owning none of the edges met is left
+    out: its searches would find nothing, after exploring all of it."""
     n = mp.hexes.shape[0]
     start = np.int64(state["race_start"])
     if state["net"][start] == 0:
-        return False  # no line touches the start city
+        return 0  # no line touches the start city
     if state["race_goal"] >= 0 and state["net"][state["race_goal"]] == 0:
-        return False  # ... or the goal city
+        return 0  # ... or the goal city
     seen = np.zeros(n, dtype=np.bool_)
     stack = np.empty(n, dtype=np.int64)
     seen[start] = True
     stack[0] = start
     top = 1
+    reached = False
+    seats = 0
     while top > 0:
         top -= 1
         u = stack[top]
         if u != start and is_goal(state, mp, u):
-            return True
+            reached = True
+            continue  # a route ends at the first goal hex it reaches
         if mp.hexes[u, HX_COUNTRY] != HOME:
             continue
         for d in range(6):
             e = mp.hexes[u, HX_STEP + d]
             if e >= 0 and state["owners"][e] != 0:
                 v = mp.hexes[u, HX_NBR + d]
-                if not seen[v] and (mp.hexes[v, HX_COUNTRY] == HOME or is_goal(state, mp, v)):
-                    seen[v] = True
-                    stack[top] = v
-                    top += 1
+                if v != start and (mp.hexes[v, HX_COUNTRY] == HOME or is_goal(state, mp, v)):
+                    seats |= np.int64(state["owners"][e])
+                    if not seen[v]:
+                        seen[v] = True
+                        stack[top] = v
+                        top += 1
         for fe in range(mp.ferries.shape[0]):
             if state["ferry_owner"][fe] >= 0:
                 a, b = mp.ferries[fe, FE_A], mp.ferries[fe, FE_B]
                 v = b if a == u else (a if b == u else -1)
-                if v >= 0 and not seen[v] and (mp.hexes[v, HX_COUNTRY] == HOME or is_goal(state, mp, v)):
-                    seen[v] = True
-                    stack[top] = v
-                    top += 1
-    return False
+                if v >= 0 and v != start and (mp.hexes[v, HX_COUNTRY] == HOME or is_goal(state, mp, v)):
+                    seats |= np.int64(1) << np.int64(state["ferry_owner"][fe])
+                    if not seen[v]:
+                        seen[v] = True
+                        stack[top] = v
+                        top += 1
+    return seats if reached else 0
