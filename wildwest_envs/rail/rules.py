@@ -85,7 +85,9 @@ def legal_mask(states: np.ndarray, out: np.ndarray, maps: np.ndarray) -> None:
     """out[b, a] = 1 for each legal action a of game b; all zeros when finished (§11.2)."""
     rows = borrowed(out)  # borrowed: no reference counting of shared arrays (core.kernels)
     n = states.shape[0]
-    for b in prange(n):
+    for b in prange(n):  # the next record's lines load while this one is worked on (prefetch_record)
+        if b + 2 < n:
+            prefetch_header(states[b + 2])
         if b + 1 < n:
             prefetch_record(states[b + 1], np.int64(-1), maps[0])
         legal_mask_one(states[b], rows[b], maps[0])
@@ -99,7 +101,9 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, ma
     rows = borrowed(masks)
     no_row = rows.reshape(-1)[:0]  # an empty row: the step only counts legal actions
     n = states.shape[0]
-    for b in prange(n):  # borrowed: no reference counting of shared arrays (core.kernels)
+    for b in prange(n):  # the next record's lines load while this one is worked on (prefetch_record)
+        if b + 2 < n:
+            prefetch_header(states[b + 2])
         if b + 1 < n:
             prefetch_record(states[b + 1], actions[b + 1], maps[0])
         step_one(states[b], actions[b], maps[0], rows[b] if fused else no_row)
@@ -111,21 +115,34 @@ def step(states: np.ndarray, actions: np.ndarray, maps: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def prefetch_header(state) -> None:
+    """Start loading the lines of a record's header (generator, options, flow, players), which
+    ``prefetch_record`` reads one iteration later. Changes nothing."""
+    prefetch(state["forced"], 0)  # the generator
+    prefetch(state["forced"], state["forced"].shape[0] - 1)  # the options
+    prefetch(state["balance"], 0)  # the flow and the players
+    prefetch(state["start_city"], 0)
+
+
+@njit(cache=True)
 def prefetch_record(state, action: int, mp) -> None:
     """Start loading the lines of a record that its step (``action``, -1: its mask only) will read.
 
     A record is 30 KB; in a big batch every record is out of cache, and the rules read its lines one after the
     other (each read decides the next). Prefetched while the loop works on the previous record, they arrive
-    together: the header, the builder's frontier row, and for a BUILD action the owners, timestamps, networks
-    and touch bits around both ends of the step (§6.7, §6.8). Changes nothing."""
-    prefetch(state["forced"], 0)  # the generator
-    prefetch(state["forced"], state["forced"].shape[0] - 1)  # the options
-    prefetch(state["balance"], 0)  # the flow and the players
-    prefetch(state["start_city"], 0)
+    together: the builder's frontier row; for a BUILD action the owners, timestamps, networks and touch bits
+    around both ends of the step (§6.7, §6.8); in an account-funded turn, whose mask looks up the owners and
+    networks of every frontier step (§7.10), all owner and network bytes. Reads the header (``prefetch_header``
+    loads it one record earlier); changes nothing."""
     p = np.int64(state["builder"])
     row = state["frontier"][max(p, 0)]
     for w in range(0, row.shape[0], 8):
         prefetch(row, w)
+    if state["funding"] == FUND_ACCOUNT:
+        for i in range(0, state["owners"].shape[0], 64):
+            prefetch(state["owners"], i)
+        for i in range(0, state["net"].shape[0], 64):
+            prefetch(state["net"], i)
     if action < 0 or action >= mp.steps.shape[0]:
         return
     prefetch(state["owners"], action)
