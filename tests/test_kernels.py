@@ -9,7 +9,7 @@ import pytest
 from numba import njit, prange
 from numba.core.errors import TypingError
 
-from wildwest_envs.core.kernels import borrowed, prefetch
+from wildwest_envs.core.kernels import borrowed, lowest_bit, prefetch
 from wildwest_envs.core.rng import _mix_py
 from wildwest_envs.core.sampling import sample_legal
 
@@ -101,3 +101,26 @@ def test_sample_legal_chunked_search_matches_a_plain_scan(n_actions):
     sample_legal(masks, rng, out)
     assert out.tolist() == [a for a, _ in expected]
     assert rng.tolist() == [r for _, r in expected]
+
+
+def test_lowest_bit_is_the_index_of_the_lowest_set_bit():
+    """``lowest_bit`` of every single bit, and of words with higher bits set too."""
+    rng = np.random.default_rng(3)
+    for i in range(64):
+        assert lowest_bit(np.uint64(1) << np.uint64(i)) == i
+        high = np.uint64(rng.integers(0, 2**63)) << np.uint64(1)  # any bits, then cleared below i
+        word = ((high >> np.uint64(i)) << np.uint64(i)) | (np.uint64(1) << np.uint64(i))
+        assert lowest_bit(word) == i
+
+
+def test_sample_legal_draws_uniformly_over_chunk_boundaries():
+    """Rows of 130 actions (chunks of 64 and a tail of 2) with legal actions on both sides of the boundaries:
+    each is drawn about equally often, and nothing else."""
+    legal = np.array([0, 63, 64, 65, 127, 128, 129])
+    masks = np.zeros((20000, 130), dtype=np.int8)
+    masks[:, legal] = 1
+    out = np.zeros(len(masks), dtype=np.int64)
+    sample_legal(masks, np.arange(len(masks), dtype=np.uint64), out)
+    counts = np.bincount(out, minlength=130)
+    assert set(np.flatnonzero(counts)) == set(legal)
+    assert np.all(np.abs(counts[legal] - len(masks) / len(legal)) < 5 * np.sqrt(len(masks) / len(legal)))

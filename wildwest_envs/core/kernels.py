@@ -134,6 +134,20 @@ def dual(kernel):
     return DualKernel(kernel)
 
 
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)  # count-trailing-zeros by de Bruijn multiplication
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
+_DEBRUIJN_INDEX.setflags(write=False)
+
+
+@njit(cache=True)
+def lowest_bit(word: np.uint64) -> int:
+    """Index of the lowest set bit of a non-zero uint64 word (bit sets of the kernels)."""
+    low = word & (~word + np.uint64(1))
+    return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
+
+
 def prefetch(array, index) -> None:
     """Hint the CPU to load the cache line of ``array[index]`` (1-D array, integer index) for reading, inside a
     kernel; no effect on results (LLVM's ``llvm.prefetch``), a no-op in plain Python. For the lines of the next

@@ -22,17 +22,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.kernels import lowest_bit
 from .data import CTX_COOP_BUILD, FUND_ACCOUNT
 from .fees import (UNKNOWN, build_fees, fee_bound, fee_preview, fee_preview_fast, pay,
                    pay_single_builder_fees)
 from .maps import (FE_A, FE_B, FE_BUILD, HOME, HOME_STEPS, HX_CITY, HX_COUNTRY, HX_NBR, HX_STEP, MAX_STEP_COST, ST_A,
                    ST_B, ST_COST, ST_FOREIGN)
 
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)  # count-trailing-zeros by de Bruijn multiplication
-_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
-_DEBRUIJN_INDEX.setflags(write=False)
 ONE = np.uint64(1)
 
 
@@ -120,13 +116,6 @@ def step_legal(state, mp, e: int) -> bool:
                 if step_legal_from(state, mp, h, d):
                     return True
     return False
-
-
-@njit(cache=True)
-def lowest_bit(word: np.uint64) -> int:
-    """Index of the lowest set bit of a non-zero word."""
-    low = word & (~word + ONE)
-    return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
 
 
 @njit(cache=True)
