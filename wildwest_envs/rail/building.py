@@ -12,7 +12,10 @@ counts for the forced-action check). Its fast path reads the per-seat
 ``frontier`` bit set (steps with an end in the seat's home network that the
 seat does not own, kept up to date by ``add_to_network`` and
 ``_take_ownership``): the legal steps are ``frontier & allowed & cost <= BP``
-word by word, with the account conditions checked per candidate. Co-builds and
+word by word. An account-funded turn pays fees from the same balance: there
+the cost rows of balance bounds settle most candidates as whole words, and
+only the rest get ``fee_bound`` and then the exact preview
+(``_mark_account_steps``). Co-builds and
 a first step under ``distinct_directions`` take the literal path (a scan of
 the network with ``step_legal_from``); a test checks that both paths agree.
 """
@@ -137,9 +140,7 @@ def mark_steps(state, mp, out: np.ndarray, stop_at_first: bool) -> int:
         while bits != 0:
             j = lowest_bit(bits)
             bits &= bits - ONE
-            count += 1
-            if out.shape[0] > 0:
-                out[np.int64(w) * 64 + j] = 1
+            count += _mark_step(out, np.int64(w) * 64 + j)
             if stop_at_first:
                 return count
     return count
@@ -180,14 +181,20 @@ def _mark_account_steps(state, mp, out: np.ndarray, stop_at_first: bool) -> int:
                 if balance < np.int64(mp.steps[e, ST_COST]) + fee_bound(state, mp, p, e):
                     unsettled = True
                     continue
-            count += 1
-            if out.shape[0] > 0:
-                out[e] = 1
+            count += _mark_step(out, e)
             if stop_at_first:
                 return count
     if unsettled:
         count += _mark_by_preview(state, mp, out, stop_at_first, p, balance, cost_row)
     return count
+
+
+@njit(cache=True, inline="always")
+def _mark_step(out: np.ndarray, e: int) -> int:
+    """Mark step e legal (unless ``out`` is empty: only counting); 1, the count of steps marked."""
+    if out.shape[0] > 0:
+        out[e] = 1
+    return 1
 
 
 @njit(cache=True, inline="always")
@@ -215,9 +222,7 @@ def _mark_by_preview(state, mp, out: np.ndarray, stop_at_first: bool, p: int, ba
                 continue
             if balance < np.int64(mp.steps[e, ST_COST]) + fee_preview_fast(state, mp, p, e, cache):
                 continue
-            count += 1
-            if out.shape[0] > 0:
-                out[e] = 1
+            count += _mark_step(out, e)
             if stop_at_first:
                 return count
     return count
