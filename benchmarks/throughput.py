@@ -45,7 +45,8 @@ def _timed_loop(body, seconds: float) -> float:
 
 
 def aec_random_play(make_env, seconds: float, seed: int = 0) -> float:
-    """Decisions per second of uniform legal play through a PettingZoo AEC env."""
+    """Decisions per second of uniform legal play through a PettingZoo AEC env, after one untimed game (which
+    compiles or loads the kernels the env uses)."""
     env = make_env()
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
@@ -63,6 +64,7 @@ def aec_random_play(make_env, seconds: float, seed: int = 0) -> float:
             n += 1
         return n
 
+    one_game()  # warm-up: the first step of a game compiles (or loads) kernels, which is no decision rate
     return _timed_loop(one_game, seconds)
 
 
@@ -87,6 +89,7 @@ def openspiel_random_play(seconds: float, seed: int = 0) -> float | None:
                 n += 1
         return n
 
+    one_game()  # warm-up: the first step of a game compiles (or loads) kernels, which is no decision rate
     return _timed_loop(one_game, seconds)
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import numpy as np
 
@@ -42,3 +43,24 @@ def test_batched_play_warms_up_until_the_batch_has_turned_over():
     dealt = sum(n for n, _ in calls)
     assert dealt >= 2 * 8  # the first batch plus at least as many re-dealt games before timing
     assert [offset for _, offset in calls] == sorted(offset for _, offset in calls)  # fresh seeds every deal
+
+
+def test_aec_play_times_only_games_after_a_warm_up_game():
+    """The first game (kernel compilation or cache loading) is played before the clock starts."""
+    from wildwest_envs.way_out_west import env as wow_env
+
+    resets = []
+
+    def make_env():
+        env = wow_env.env()
+        real_reset = env.reset
+
+        def counting_reset(*args, **kwargs):
+            resets.append(time.perf_counter())
+            return real_reset(*args, **kwargs)
+
+        env.reset = counting_reset
+        return env
+
+    assert throughput.aec_random_play(make_env, 0.0) == 0  # no time to measure: no game is timed ...
+    assert len(resets) == 2  # ... yet one game was played (after the env's first reset)
