@@ -200,17 +200,9 @@ UNKNOWN = -2  # entry of the preview cache not computed yet
 NO_TIME = MAX_TIMESTAMP + 1  # presence of an absent seat in hex_fee_summary
 
 
-@njit(cache=True)
-def _spoke_presence(state, mp, q: int, h: int) -> int:
-    """The earliest timestamp of q's steps and ferries ending in H (NO_TIME if none): pres(q, H) in a non-city
-    hex (§0.3)."""
-    best = NO_TIME
-    for d in range(6):
-        step = mp.hexes[h, HX_STEP + d]
-        if step >= 0 and (np.int64(state["owners"][step]) >> q) & 1:  # the owner bits first: one byte per step
-            t = np.int64(state["own_t"][step, q])
-            if t < best:
-                best = t
+@njit(cache=True, inline="always")
+def _ferry_presence(state, mp, q: int, h: int, best: int) -> int:
+    """min(best, the timestamps of q's ferries ending in H)."""
     for f in range(mp.ferries.shape[0]):
         if state["ferry_owner"][f] == q and (mp.ferries[f, FE_A] == h or mp.ferries[f, FE_B] == h) and \
                 state["ferry_t"][f] < best:
@@ -222,23 +214,36 @@ def _spoke_presence(state, mp, q: int, h: int) -> int:
 def hex_fee_summary(state, mp, p: int, h: int) -> tuple:
     """What the fees of p at a non-city hex H depend on, before any new build, in one pass over the rivals
     present there: (T(p, H) or -1, whether p runs beside some rival at H (some par(p, q, H) > 0), whether
-    par(p, T, H) = 0) (§6.8). No work arrays: a seat absent from H (its bit of ``net``) has neither presence
-    nor parallel spokes there."""
-    mine = _spoke_presence(state, mp, p, h)
-    rivals = np.int64(state["net"][h]) & ~(np.int64(1) << p)
+    par(p, T, H) = 0) (§6.8). Presence in a non-city hex is the earliest timestamp of the seat's steps and
+    ferries ending there (§0.3). No work arrays: a seat absent from H (its bit of ``net``) has neither presence
+    nor parallel spokes there, and the owner bits of a step are read before its timestamps."""
+    pbit = np.int64(1) << p
+    mine = NO_TIME
+    for d in range(6):
+        step = mp.hexes[h, HX_STEP + d]
+        if step >= 0 and np.int64(state["owners"][step]) & pbit and state["own_t"][step, p] < mine:
+            mine = np.int64(state["own_t"][step, p])
+    mine = _ferry_presence(state, mp, p, h, mine)
+    rivals = np.int64(state["net"][h]) & ~pbit
     payee, payee_t, payee_par = -1, NO_TIME, 0
     beside = False
     for q in range(np.int64(state["num_players"])):
         if not (rivals >> q) & 1:
             continue
-        pres_q = _spoke_presence(state, mp, q, h)
+        pres_q = NO_TIME
         par_q = 0
-        both = (np.int64(1) << q) | (np.int64(1) << p)
         for d in range(6):
             step = mp.hexes[h, HX_STEP + d]
-            if step >= 0 and np.int64(state["owners"][step]) & both == both:
-                if state["own_t"][step, q] < state["own_t"][step, p]:
-                    par_q += PARALLEL_FEE
+            if step < 0:
+                continue
+            owners = np.int64(state["owners"][step])
+            if not (owners >> q) & 1:
+                continue
+            tq = np.int64(state["own_t"][step, q])
+            pres_q = min(pres_q, tq)
+            if owners & pbit and tq < state["own_t"][step, p]:
+                par_q += PARALLEL_FEE  # p's spoke runs beside q's earlier one
+        pres_q = _ferry_presence(state, mp, q, h, pres_q)
         if par_q > 0:
             beside = True
         if pres_q < mine and pres_q < payee_t:
