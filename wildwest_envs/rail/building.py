@@ -171,16 +171,17 @@ def _mark_account_steps(state, mp, out: np.ndarray, stop_at_first: bool) -> int:
     for w in range(state["frontier"].shape[1]):
         bits = _frontier_candidates(state, mp, p, w, cost_row)
         safe = bits & mp.step_bits[any_fees_row, w]
-        touch_safe = bits & mp.step_bits[touch_fees_row, w] & ~safe
+        touch_safe = bits & mp.step_bits[touch_fees_row, w]
         while bits != 0:
             j = lowest_bit(bits)
             bit = ONE << np.uint64(j)
             bits &= bits - ONE
             e = np.int64(w) * 64 + j
-            if not safe & bit and not (touch_safe & bit and not np.int64(state["owners"][e]) & ~pbit):
-                if balance < np.int64(mp.steps[e, ST_COST]) + fee_bound(state, mp, p, e):
-                    unsettled = True
-                    continue
+            settled = (safe & bit != 0 or (touch_safe & bit != 0 and not np.int64(state["owners"][e]) & ~pbit)
+                       or balance >= np.int64(mp.steps[e, ST_COST]) + fee_bound(state, mp, p, e))
+            if not settled:
+                unsettled = True
+                continue
             count += _mark_step(out, e)
             if stop_at_first:
                 return count
@@ -348,25 +349,23 @@ def build_step(state, mp, e: int) -> None:
     """The builder (with the partner in a co-build) builds step e: timestamp, ownership, fees, bonus, cost (§6.7)."""
     p = np.int64(state["builder"])
     partner = np.int64(state["partner"]) if state["context"] == CTX_COOP_BUILD else np.int64(-1)
-    builders = np.int64(1) << p
-    if partner >= 0:
-        builders |= np.int64(1) << partner
     t_new = np.int64(state["t"]) + 1
     if partner < 0:
         pay_single_builder_fees(state, mp, p, e)  # before the record changes (fees module docstring)
         state["t"] = t_new
         _take_ownership(state, mp, p, e, t_new)
     else:
-        _build_joint_step(state, mp, p, partner, e, builders, t_new)
+        _build_joint_step(state, mp, p, partner, e, t_new)
     _connect(state, mp, mp.steps[e, ST_A], p, partner)
     _connect(state, mp, mp.steps[e, ST_B], p, partner)
     _spend(state, p, np.int64(mp.steps[e, ST_COST]))
 
 
 @njit(cache=True)
-def _build_joint_step(state, mp, p: int, partner: int, e: int, builders: int, t_new: int) -> None:
+def _build_joint_step(state, mp, p: int, partner: int, e: int, t_new: int) -> None:
     """A co-build step: the general fee computation on the virtual joint build (§9.1 item 7), then ownership;
     partners record what they owe each other as paid, and no money moves between them."""
+    builders = (np.int64(1) << p) | (np.int64(1) << partner)
     due_p = np.zeros(6, dtype=np.int64)
     due_j = np.zeros(6, dtype=np.int64)
     touch_p = np.zeros(2, dtype=np.int64)

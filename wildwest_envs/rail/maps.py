@@ -35,6 +35,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
+
 import numpy as np
 
 # ---- geometry (§0.2) ----------------------------------------------------------------------------------------

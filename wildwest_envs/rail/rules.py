@@ -203,16 +203,13 @@ def legal_mask_one(state, out_row: np.ndarray, mp) -> None:
 def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
     """Apply one legal action, then everything automatic up to the next decision; a non-empty ``out_row``
     receives the legal mask of that decision (all zeros once the game is over)."""
-    if state["done"]:
-        if out_row.shape[0] > 0:
-            out_row[:] = 0
-        return
-    if action == START:
-        _roll_start_player(state)
-        _run(state, mp, np.int64(K_BEGIN_ROUND))
-    else:
-        state["n_decisions"] += 1
-        _run(state, mp, _apply(state, mp, np.int64(action)))
+    if not state["done"]:
+        if action == START:
+            _roll_start_player(state)
+            _run(state, mp, np.int64(K_BEGIN_ROUND))
+        else:
+            state["n_decisions"] += 1
+            _run(state, mp, _apply(state, mp, np.int64(action)))
     _advance(state, mp, out_row)
 
 
