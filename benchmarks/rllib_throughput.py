@@ -28,7 +28,7 @@ def measure(game: str, players: int, num_env_runners: int, batched: bool, num_en
     """Decisions/s of ``num_env_runners`` runners sampling together, and their env-side share."""
     import ray
 
-    from training.rllib_train import Args, build_config
+    from wildwest_envs.training.rllib_train import Args, build_config
 
     ray.init(num_cpus=num_cpus or None, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     try:

@@ -499,15 +499,14 @@ def plot_memory(results: dict[str, dict], order: list[str], path: Path) -> bool:
     """A PNG of each worker's resident memory after each chunk, one panel per soaked game (False without
     matplotlib): a leak is a line that keeps rising; the first chunks' settling is the warm-up."""
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
     except ImportError:
         return False
     names = [n for n in order if n in results] + sorted(n for n in results if n not in order)
     if not names:
         return False
-    fig, axes = plt.subplots(1, len(names), figsize=(3.6 * len(names), 3.0), squeeze=False)
+    fig = Figure(figsize=(3.6 * len(names), 3.0))
+    axes = fig.subplots(1, len(names), squeeze=False)
     for ax, name in zip(axes[0], names):
         d = results[name]
         for k, samples in enumerate(d["rss_mib"].values()):
@@ -519,7 +518,6 @@ def plot_memory(results: dict[str, dict], order: list[str], path: Path) -> bool:
     axes[0][0].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return True
 
 

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.heuristic_colt_express import ColtExpressHeuristic
-from agents.mcts import ISMCTSAgent
+from wildwest_envs.agents.base import RandomAgent
+from wildwest_envs.agents.heuristic_colt_express import ColtExpressHeuristic
+from wildwest_envs.agents.mcts import ISMCTSAgent
 from tests.colt_express._random_states import random_states
 from wildwest_envs.colt_express.data import DEC_PLAN
 from wildwest_envs.colt_express.game import GAME

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.heuristic_way_out_west import WayOutWestHeuristic
-from agents.registry import HEURISTICS, make_agent
+from wildwest_envs.agents.base import RandomAgent
+from wildwest_envs.agents.heuristic_way_out_west import WayOutWestHeuristic
+from wildwest_envs.agents.registry import HEURISTICS, make_agent
 from wildwest_envs.way_out_west.observation import OBS
 from wildwest_envs.way_out_west_v0 import GAME
 
@@ -37,7 +37,7 @@ def _snapshots(num_players: int, games: int = 16, every: int = 3, seed: int = 0)
 
 def test_heuristic_is_registered():
     """``make_agent("heuristic", "way_out_west")`` builds it."""
-    assert HEURISTICS["way_out_west_v0"] == ("agents.heuristic_way_out_west", "WayOutWestHeuristic")
+    assert HEURISTICS["way_out_west_v0"] == ("wildwest_envs.agents.heuristic_way_out_west", "WayOutWestHeuristic")
     assert isinstance(make_agent("heuristic", "way_out_west", seed=2), WayOutWestHeuristic)
 
 
@@ -82,7 +82,7 @@ def test_heuristic_drops_out_of_auctions_and_builds_when_it_pays():
 @pytest.mark.slow
 def test_heuristic_beats_two_random_players():
     """Heuristic against two random agents, 3 players, 60 games over all seats: well above the 1/3 share."""
-    from training.evaluate import evaluate_against
+    from wildwest_envs.training.evaluate import evaluate_against
 
     _, results = evaluate_against("way_out_west", 3, WayOutWestHeuristic(0), [RandomAgent(1), RandomAgent(2)],
                                   60, seed=11)

@@ -7,9 +7,9 @@ import importlib
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.heuristic_wild_west_express import WildWestExpressHeuristic
-from agents.registry import HEURISTICS, make_agent
+from wildwest_envs.agents.base import RandomAgent
+from wildwest_envs.agents.heuristic_wild_west_express import WildWestExpressHeuristic
+from wildwest_envs.agents.registry import HEURISTICS, make_agent
 from wildwest_envs.registry import GAMES
 from wildwest_envs.wild_west_express.data import NO_CARD
 from wildwest_envs.wild_west_express.state import NOBODY

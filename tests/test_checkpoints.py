@@ -21,9 +21,9 @@ import pytest
 torch = pytest.importorskip("torch")
 sb3_contrib = pytest.importorskip("sb3_contrib")
 
-from agents.base import RandomAgent  # noqa: E402
-from agents.policy import PolicyAgent, UnsafeCheckpointError, load_policy  # noqa: E402
-from agents.registry import make_agent  # noqa: E402
+from wildwest_envs.agents.base import RandomAgent  # noqa: E402
+from wildwest_envs.agents.policy import PolicyAgent, UnsafeCheckpointError, load_policy  # noqa: E402
+from wildwest_envs.agents.registry import make_agent  # noqa: E402
 from tests.conftest import GAME_NAMES  # noqa: E402
 from wildwest_envs.registry import get_game  # noqa: E402
 
@@ -46,8 +46,8 @@ def checkpoint(tmp_path_factory):
     """``(path, model, observations, masks)``: a tiny MaskablePPO trained a few steps and saved with ``model.save``."""
     from sb3_contrib import MaskablePPO
 
-    from training.opponents import OpponentPool
-    from training.selfplay_env import SelfPlayVecEnv
+    from wildwest_envs.training.opponents import OpponentPool
+    from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
 
     game = get_game(GAME_NAME)
     torch.set_num_threads(1)

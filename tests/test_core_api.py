@@ -237,7 +237,8 @@ def test_action_strings_round_trip(name):
 # ---- rewards ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_reward_modes_agree_with_scores(name):
-    """win: +1 exactly for the best score (tie-break applied); rank in [-1, 1]; score = score/scale."""
+    """win: +1 exactly for the best score (tie-break applied), 0 for all in a draw; rank in [-1, 1];
+    score = score/scale."""
     game = get_game(name)
     states = game.init_batch(64, 21)
     play_random(game, states, decision_budget(name), seed=3)
@@ -247,14 +248,32 @@ def test_reward_modes_agree_with_scores(name):
     for b in range(len(states)):
         n = int(states["num_players"][b])
         best = scores[b, :n].max()
-        assert set(np.flatnonzero(win[b, :n] > 0)) <= set(np.flatnonzero(scores[b, :n] == best))
-        assert (win[b, :n] > 0).any() and np.all(np.abs(win[b, :n]) == 1)
+        winners = game.winners(states[b:b + 1])[0, :n]
+        assert set(np.flatnonzero(winners)) <= set(np.flatnonzero(scores[b, :n] == best)) and winners.any()
+        if winners.all():  # a draw: every seat ties, nobody wins or loses
+            assert np.all(win[b, :n] == 0)
+        else:
+            assert np.array_equal(win[b, :n], np.where(winners, 1.0, -1.0))
         assert np.all((-1 <= rank[b, :n]) & (rank[b, :n] <= 1))
         assert np.allclose(score[b, :n], scores[b, :n] / game.score_scale)
         assert np.all(win[b, n:] == 0)
 
 
 # ---- vector env --------------------------------------------------------------------------------
+def test_a_draw_gives_every_seat_zero_in_win_mode():
+    """A game that every seat ties is a draw: 0 for all in "win" mode (not +1 for all), all seats share the win."""
+    game = get_game("rail")
+    states = game.init_batch(400, 5, num_players=3)
+    play_random(game, states, decision_budget("rail_v0"), seed=1)
+    scores, win, rank = game.scores(states)[:, :3], game.returns(states, "win")[:, :3], game.returns(states, "rank")
+    ties = np.zeros((len(states), game.max_players), dtype=np.int32)
+    game.tiebreak_kernel(states, ties)
+    draws = (scores == scores[:, :1]).all(axis=1) & (ties[:, :3] == ties[:, :1]).all(axis=1) & game.terminal(states)
+    assert draws.any() and (~draws).any()  # random Rail games often end with every score 0
+    assert np.all(win[draws] == 0) and np.all(rank[draws, :3] == 0) and game.winners(states)[draws, :3].all()
+    assert np.all(np.abs(win[~draws & game.terminal(states)]) == 1)
+
+
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_vector_env_autoresets_and_reports_final_rewards(name):
     """VectorEnv returns arrays, reports each ended game once, and deals a fresh one in its place."""

@@ -34,7 +34,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from agents.mcts import ISMCTSAgent
+from wildwest_envs.agents.mcts import ISMCTSAgent
 from tests._play import action_rngs, mid_game_states, play_to_end, without_rng
 from tests.conftest import GAME_NAMES
 from wildwest_envs.core.rng import game_seeds

@@ -9,12 +9,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agents import registry as agent_registry
-from agents.base import RandomAgent
-from agents.human import HumanAgent
-from agents.registry import make_agent
-from training import evaluate
-from training.evaluate import GameResult, focal_schedule, openskill_ratings, seat_schedule, summarize, \
+from wildwest_envs.agents import registry as agent_registry
+from wildwest_envs.agents.base import RandomAgent
+from wildwest_envs.agents.human import HumanAgent
+from wildwest_envs.agents.registry import make_agent
+from wildwest_envs.training import evaluate
+from wildwest_envs.training.evaluate import GameResult, focal_schedule, openskill_ratings, seat_schedule, summarize, \
     wilson_interval
 from wildwest_envs.registry import GAMES, get_game
 
@@ -251,7 +251,7 @@ def test_human_act_without_state_explains():
 
 def test_play_main_end_to_end():
     """A scripted person always picks the first legal action and plays a whole game."""
-    from training import play
+    from wildwest_envs.training import play
 
     out = io.StringIO()
     scores = play.main(["--game", GAME_NAME, "--players", "3", "--opponents", "random", "--seat", "1",
@@ -262,7 +262,7 @@ def test_play_main_end_to_end():
 
 
 def test_play_main_quit():
-    from training import play
+    from wildwest_envs.training import play
 
     out = io.StringIO()
     assert play.main(["--game", GAME_NAME, "--players", "3"], io.StringIO("q\n"), out) is None
@@ -275,9 +275,9 @@ def test_policy_checkpoint_round_trip(tmp_path):
     torch = pytest.importorskip("torch")
     from sb3_contrib import MaskablePPO
 
-    from agents.policy import PolicyAgent
-    from training.opponents import OpponentPool
-    from training.selfplay_env import SelfPlayVecEnv
+    from wildwest_envs.agents.policy import PolicyAgent
+    from wildwest_envs.training.opponents import OpponentPool
+    from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
 
     game = get_game(GAME_NAME)
     torch.set_num_threads(1)
@@ -323,7 +323,7 @@ def test_policy_checkpoint_round_trip(tmp_path):
 
 def test_focal_cli_puts_the_first_agent_in_one_seat(tmp_path):
     """``--focal``: the first agent plays every seat in turn against the others; a table and plot are written."""
-    from training.evaluate import main as evaluate_main
+    from wildwest_envs.training.evaluate import main as evaluate_main
 
     out = tmp_path / "focal"
     text = evaluate_main(["--game", "colt_express", "--players", "3", "--agents", "heuristic", "random", "random",

@@ -8,10 +8,10 @@ import pytest
 pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
 
-from agents.base import BatchAgent, RandomAgent  # noqa: E402
-from training.imitation import _later_decisions, collect_demonstrations, pretrain_policy  # noqa: E402
-from training.opponents import OpponentPool  # noqa: E402
-from training.selfplay_env import SelfPlayVecEnv  # noqa: E402
+from wildwest_envs.agents.base import BatchAgent, RandomAgent  # noqa: E402
+from wildwest_envs.training.imitation import _later_decisions, collect_demonstrations, pretrain_policy  # noqa: E402
+from wildwest_envs.training.opponents import OpponentPool  # noqa: E402
+from wildwest_envs.training.selfplay_env import SelfPlayVecEnv  # noqa: E402
 from wildwest_envs.registry import get_game  # noqa: E402
 
 

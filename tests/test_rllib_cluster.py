@@ -17,7 +17,7 @@ torch = pytest.importorskip("torch")
 from ray.cluster_utils import Cluster  # noqa: E402
 
 from tests.conftest import GAME_NAMES  # noqa: E402
-from training.rllib_train import MODULE_ID, Args, build_config, main  # noqa: E402
+from wildwest_envs.training.rllib_train import MODULE_ID, Args, build_config, main  # noqa: E402
 from wildwest_envs.registry import get_game  # noqa: E402
 
 NAME = GAME_NAMES[0]

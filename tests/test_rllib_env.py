@@ -23,12 +23,12 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec  # noqa: 
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner  # noqa: E402
 
-from agents.registry import make_agent  # noqa: E402
-from agents.rllib_policy import RLlibPolicyAgent  # noqa: E402
+from wildwest_envs.agents.registry import make_agent  # noqa: E402
+from wildwest_envs.agents.rllib_policy import RLlibPolicyAgent  # noqa: E402
 from tests.conftest import GAME_NAMES, random_game_length  # noqa: E402
-from training.rllib_env import (  # noqa: E402
+from wildwest_envs.training.rllib_env import (  # noqa: E402
     MASK_KEY, OBS_KEY, BatchedMultiAgentEnvRunner, BatchedTurnBasedVectorEnv, TurnBasedGameEnv, observation_space)
-from training.rllib_module import ActionMaskingPPOModule, FrozenAgentModule, mask_logits  # noqa: E402
+from wildwest_envs.training.rllib_module import ActionMaskingPPOModule, FrozenAgentModule, mask_logits  # noqa: E402
 from wildwest_envs.core.rng import game_seed  # noqa: E402
 from wildwest_envs.registry import get_game, make  # noqa: E402
 

@@ -19,11 +19,11 @@ import pytest
 ray = pytest.importorskip("ray", reason="ray[rllib] is not installed: pip install -e '.[rllib]'")
 torch = pytest.importorskip("torch")
 
-from agents.registry import make_agent  # noqa: E402
-from agents.rllib_policy import RLlibPolicyAgent  # noqa: E402
+from wildwest_envs.agents.registry import make_agent  # noqa: E402
+from wildwest_envs.agents.rllib_policy import RLlibPolicyAgent  # noqa: E402
 from tests.conftest import GAME_NAMES  # noqa: E402
-from training.rllib_env import BatchedTurnBasedVectorEnv  # noqa: E402
-from training.rllib_train import MODULE_ID, Args, SeatToModule, build_config, main  # noqa: E402
+from wildwest_envs.training.rllib_env import BatchedTurnBasedVectorEnv  # noqa: E402
+from wildwest_envs.training.rllib_train import MODULE_ID, Args, SeatToModule, build_config, main  # noqa: E402
 from wildwest_envs.registry import get_game  # noqa: E402
 
 TINY = dict(train_batch_size=64, minibatch_size=32, num_epochs=1, num_envs_per_env_runner=2, net_arch="32",
@@ -88,9 +88,9 @@ def test_one_training_iteration_with_rllibs_own_env_loop(local_ray):
 def test_frozen_opponents_play_their_seats_and_are_never_trained(local_ray, tmp_path):
     """A MaskablePPO checkpoint and an RLlib run as opponents: they act in their seats, only ``shared`` learns."""
     sb3 = pytest.importorskip("sb3_contrib")
-    from agents.base import RandomAgent
-    from training.opponents import OpponentPool
-    from training.selfplay_env import SelfPlayVecEnv
+    from wildwest_envs.agents.base import RandomAgent
+    from wildwest_envs.training.opponents import OpponentPool
+    from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
 
     name = GAME_NAMES[0]
     players = players_for(name)
@@ -137,7 +137,7 @@ def test_seat_mapping_gives_the_learner_one_seat_per_game_with_opponents():
 
 
 def test_command_line_trains_checkpoints_and_prints_the_evaluation_table(local_ray, tmp_path, capsys):
-    """``python -m training.rllib_train``: progress rows, checkpoints, the evaluate table, ``rllib:`` agents."""
+    """``python -m wildwest_envs.training.rllib_train``: progress rows, checkpoints, the evaluate table, ``rllib:`` agents."""
     name = GAME_NAMES[0]
     run_dir = tmp_path / "run"
     main(["--game", name, "--players", str(players_for(name)), "--run-dir", str(run_dir), "--num-env-runners", "0",

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from training import presets  # noqa: E402
-from training.train import Args, parse_args  # noqa: E402
+from wildwest_envs.training import presets  # noqa: E402
+from wildwest_envs.training.train import Args, parse_args  # noqa: E402
 from wildwest_envs.registry import GAMES  # noqa: E402
 
 
@@ -37,9 +37,9 @@ def test_colt_express_uses_the_args_defaults():
 
 def test_unknown_reward_mode_is_refused_before_any_game_is_played():
     """A typo in ``--reward-mode`` fails at once, naming the valid modes."""
-    from agents.base import RandomAgent
-    from training.opponents import OpponentPool
-    from training.selfplay_env import SelfPlayVecEnv
+    from wildwest_envs.agents.base import RandomAgent
+    from wildwest_envs.training.opponents import OpponentPool
+    from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
     from wildwest_envs.registry import get_game
 
     with pytest.raises(ValueError, match="reward_mode"):
@@ -50,9 +50,9 @@ def test_rank_reward_reaches_the_learner():
     """With ``reward_mode="rank"`` the learner's final reward is its rank reward, in [-1, 1]."""
     import numpy as np
 
-    from agents.base import RandomAgent
-    from training.opponents import OpponentPool
-    from training.selfplay_env import SelfPlayVecEnv
+    from wildwest_envs.agents.base import RandomAgent
+    from wildwest_envs.training.opponents import OpponentPool
+    from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
     from wildwest_envs.registry import get_game
 
     game = get_game("colt_express")

@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.heuristic_rail import RailHeuristic
+from wildwest_envs.agents.base import RandomAgent
+from wildwest_envs.agents.heuristic_rail import RailHeuristic
 from tests.rail.positions import BASE, MAP, MP, hex_id, legal, play, position, step_id
 from wildwest_envs import rail_v0
 from wildwest_envs.rail import env as env_module

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.heuristic_rail import RailHeuristic
+from wildwest_envs.agents.base import RandomAgent
+from wildwest_envs.agents.heuristic_rail import RailHeuristic
 from wildwest_envs.core.sampling import LegalSampler
 from wildwest_envs.rail import building
 from wildwest_envs.rail.data import CTX_BUILD, CTX_COOP_BUILD, CTX_EXT_BUILD, DEFAULT_MAP

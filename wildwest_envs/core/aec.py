@@ -9,6 +9,12 @@ without a seed plays the next game of the same run (``core.rng.game_seed(s, k)``
 so a sequence of episodes is reproducible from the first seed. Before any seed
 is given, the run seed is drawn from the operating system.
 
+Copies: ``copy.deepcopy(env)`` and ``pickle`` keep the position (the game record,
+the agents' bookkeeping and the run's seeding), so a copy plays on identically and
+independently, at any point of a game. ``env.unwrapped.save_state()`` gives the
+position as readable JSON (``Game.to_json``) and ``load_state(text)`` continues from
+one, validated first, with the mask and the agent to act recomputed.
+
 Rewards arrive at the end of the game (``Game.returns`` with the env's
 ``reward_mode``); a game that reaches the turn cap (option ``max_decisions``) is
 truncated for every agent with zero reward. ``infos`` hold nothing before the
@@ -17,6 +23,9 @@ end; at the end each agent's info has ``scores`` (by seat), ``winners`` and
 """
 
 from __future__ import annotations
+
+import copy
+import sys
 
 import gymnasium
 import numpy as np
@@ -68,6 +77,85 @@ class GameAECEnv(AECEnv, EzPickle):
         self._action_buffer = np.zeros(1, dtype=np.int64)
         self._no_actions = np.zeros(self.game.n_actions, dtype=np.int8)
         self._over = False
+
+    def __init_subclass__(cls, **kwargs):
+        """A game's env class carries its module's documentation (options, spaces, rewards), so that
+        ``help(raw_env)`` shows it."""
+        super().__init_subclass__(**kwargs)
+        module_doc = getattr(sys.modules.get(cls.__module__), "__doc__", None)
+        if module_doc and module_doc not in (cls.__doc__ or ""):
+            cls.__doc__ = f"{cls.__doc__ or ''}\n\n{module_doc}"
+
+    def __deepcopy__(self, memo: dict) -> "GameAECEnv":
+        """An independent copy of the env in its current position (for tree search): every attribute copied.
+
+        ``EzPickle`` would rebuild a fresh, unreset env from the constructor arguments; a copy keeps the game,
+        the agents' bookkeeping and the run's seeding, so both envs play on identically and independently.
+        """
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            setattr(clone, key, copy.deepcopy(value, memo))
+        return clone
+
+    def __getstate__(self) -> dict:
+        """Pickle the whole env, position included (``EzPickle`` alone would rebuild an unreset env)."""
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        """Restore a pickled env in its position."""
+        self.__dict__.update(state)
+
+    # ---- saving and loading a position ------------------------------------------------
+    def save_state(self) -> str:
+        """The current position as readable JSON (``Game.to_json``); ``load_state`` continues from it.
+
+        Raises:
+            RuntimeError: before ``reset()``.
+        """
+        if self.states is None:
+            raise RuntimeError("call reset() before save_state()")
+        return self.game.to_json(self.states[0])
+
+    def load_state(self, state) -> None:
+        """Continue from a saved position: ``save_state``/``Game.to_json`` text, or a record of this game.
+
+        The position is validated before anything changes (``Game.from_json`` / ``Game.validate``); it must
+        have this env's player count. The agents, rewards and legal mask are recomputed; a finished position
+        ends the episode at once with its final rewards. The run's seeding is kept (the next ``reset()``
+        deals the run's next game).
+
+        Raises:
+            ValueError, TypeError: an invalid position, or one with another player count (the env is unchanged).
+        """
+        if isinstance(state, str):
+            states = self.game.from_json(state)
+        else:
+            states = np.array(state, dtype=self.game.state_dtype).reshape(-1).copy() \
+                if isinstance(state, (np.ndarray, np.void)) else None
+            if states is None or len(states) != 1:
+                raise TypeError(f"a saved position is JSON text or one {self.game.name} record, got "
+                                f"{type(state).__name__}")
+            self.game.validate(states)
+        if int(states[0]["num_players"]) != len(self.possible_agents):
+            raise ValueError(f"the position has {int(states[0]['num_players'])} players, this env "
+                             f"{len(self.possible_agents)}")
+        if self._run_seed is None:
+            self._run_seed, self._episode = int(np.random.SeedSequence().entropy % 2**63), 0
+        self.states = states
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._refresh()
+        if self._over:
+            self.agent_selection = self.agents[0]
+            self._finish()
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = agent_name(int(self.states[0]["current"]))
 
     # ---- spaces ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

@@ -237,33 +237,50 @@ class Game:
         return out
 
     def returns(self, states: np.ndarray, reward_mode: str = "win") -> np.ndarray:
-        """``(B, max_players)`` float32 final rewards (0 unless the game has ended with a result)."""
+        """``(B, max_players)`` float32 final rewards (0 unless the game has ended with a result).
+
+        ``"win"``: +1 for each seat that no seat beats, -1 for the others; a game that every seat
+        ties (a draw) gives 0 to every seat. ``"rank"``: (seats beaten - seats beating) / (N - 1).
+        ``"score"``: the final score divided by the game's ``score_scale``. Absent seats get 0.
+        """
         if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
             raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
-        scores = self.scores(states).astype(np.float64)
-        ties = np.zeros((len(states), self.max_players), dtype=np.int32)
-        self.tiebreak_kernel(states, ties)
         present = np.arange(self.max_players)[None, :] < states["num_players"][:, None]
         if reward_mode == "score":
-            out = scores / self.score_scale
+            out = self.scores(states).astype(np.float64) / self.score_scale
         else:
-            key = np.where(present, scores * 1e6 + ties, -np.inf)  # scores and ties are small ints
-            better = (key[:, None, :] > key[:, :, None]) & present[:, None, :]
-            worse = (key[:, None, :] < key[:, :, None]) & present[:, None, :]
-            n_better, n_worse = better.sum(axis=2), worse.sum(axis=2)
+            n_better, n_worse = self._beaten_counts(states, present)
             if reward_mode == "win":
-                out = np.where(n_better == 0, 1.0, -1.0)
+                draw = ((n_better == 0) | ~present).all(axis=1)
+                out = np.where(draw[:, None], 0.0, np.where(n_better == 0, 1.0, -1.0))
             else:
                 out = (n_worse - n_better) / np.maximum(states["num_players"][:, None] - 1, 1)
-        has_result = states["done"].copy()
-        if self.no_result_fn is not None:
-            has_result &= ~self.no_result_fn(states)
-        out = np.where(present & has_result[:, None], out, 0.0)
+        out = np.where(present & self._has_result(states)[:, None], out, 0.0)
         return out.astype(np.float32)
 
     def winners(self, states: np.ndarray) -> np.ndarray:
-        """``(B, max_players)`` bool: seats that share the win of a finished game."""
-        return self.returns(states, "win") > 0
+        """``(B, max_players)`` bool: seats that share the win of a game ended with a result (all seats of a
+        draw)."""
+        present = np.arange(self.max_players)[None, :] < states["num_players"][:, None]
+        n_better, _ = self._beaten_counts(states, present)
+        return (n_better == 0) & present & self._has_result(states)[:, None]
+
+    def _beaten_counts(self, states: np.ndarray, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(B, max_players)`` counts of seats with a better and with a worse (score, tie-break)."""
+        scores = self.scores(states).astype(np.float64)
+        ties = np.zeros((len(states), self.max_players), dtype=np.int32)
+        self.tiebreak_kernel(states, ties)
+        key = np.where(present, scores * 1e6 + ties, -np.inf)  # scores and ties are small ints
+        better = (key[:, None, :] > key[:, :, None]) & present[:, None, :]
+        worse = (key[:, None, :] < key[:, :, None]) & present[:, None, :]
+        return better.sum(axis=2), worse.sum(axis=2)
+
+    def _has_result(self, states: np.ndarray) -> np.ndarray:
+        """``(B,)`` bool: the game ended with a result (not cut by a cap scored as no result)."""
+        has_result = states["done"].copy()
+        if self.no_result_fn is not None:
+            has_result &= ~self.no_result_fn(states)
+        return has_result
 
     # ---- planning support ----------------------------------------------------
     def reseed(self, states: np.ndarray, seeds) -> None:
@@ -443,7 +460,13 @@ class Game:
 
     # ---- checking actions ------------------------------------------------------
     def check_action_id(self, action) -> int:
-        """``action`` as an int, or ``ValueError`` if it is not an integer in ``[0, n_actions)``."""
+        """``action`` as an int, or ``ValueError`` if it is not an integer in ``[0, n_actions)``.
+
+        A 0-d integer array (what ``model.predict`` of stable-baselines3 returns for one observation, and
+        what ``Discrete.contains`` accepts) counts as its integer.
+        """
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = action[()]
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"{self.name}: action must be an integer, got {type(action).__name__} {action!r}")
         if not 0 <= int(action) < self.n_actions:

@@ -257,9 +257,8 @@ def hex_centre(rail_map: RailMap, h: int) -> tuple[float, float]:
 def picture(rail_map: RailMap, state, dpi: int = 80) -> np.ndarray:
     """The hex map with terrain, rivers, cities, every seat's lines and the race (module docstring)."""
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
         from matplotlib.collections import LineCollection, PolyCollection
     except ImportError as missing:  # pragma: no cover
         raise ImportError("render_mode='rgb_array' needs matplotlib: pip install 'wildwest_envs[render]'") from missing
@@ -276,8 +275,9 @@ def picture(rail_map: RailMap, state, dpi: int = 80) -> np.ndarray:
         colours.append(FOREIGN_COLOURS.get(terrain, TERRAIN_COLOURS[terrain]) if foreign else TERRAIN_COLOURS[terrain])
     width = centres[:, 0].max() + 2
     height = centres[:, 1].max() + 2
-    fig = plt.figure(figsize=(width / 2.6, height / 2.6 + 0.6), dpi=dpi)
-    ax = fig.add_axes([0, 0, 1, 0.94])
+    fig = Figure(figsize=(width / 2.6, height / 2.6 + 0.6), dpi=dpi)  # no pyplot: the caller's backend is kept
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes([0, 0, 1, 0.92])
     ax.add_collection(PolyCollection(polys, facecolors=colours, edgecolors="#bbbbbb", linewidths=0.3))
     ax.add_collection(LineCollection(_river_sides(rail_map, centres), colors=RIVER_COLOUR, linewidths=2.4))
     _draw_lines(rail_map, state, centres, ax, LineCollection)
@@ -286,13 +286,13 @@ def picture(rail_map: RailMap, state, dpi: int = 80) -> np.ndarray:
     ax.set_ylim(height, -1.5)
     ax.set_aspect("equal")
     ax.axis("off")
+    fig.text(0.01, 0.93, "○ city (yellow once connected)  □ start city  ◯ race start (green) / goal (red)  "
+             "blue edges: rivers  coloured lines: players' track", fontsize=8, color="#333333")
     for s in range(int(state["num_players"])):
         fig.text(0.01 + s * 0.16, 0.965, f"player_{s}: ${int(state['balance'][s])}", color=SEAT_COLOURS[s],
                  fontsize=10, weight="bold")
     fig.canvas.draw()
-    image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
-    plt.close(fig)
-    return image
+    return np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
 
 
 def _river_sides(rail_map: RailMap, centres: np.ndarray) -> list:
@@ -337,6 +337,8 @@ def _draw_cities(rail_map: RailMap, state, centres: np.ndarray, ax) -> None:
         ax.plot([x], [y], marker=marker, markersize=13, markerfacecolor=face, markeredgecolor="black", zorder=5)
         ax.text(x, y + 0.05, str(int(t.city_number[c])), fontsize=7, ha="center", va="center", zorder=6,
                 weight="bold")
+        ax.text(x, y + 0.62, rail_map.city_names[c], fontsize=6, ha="center", va="top", zorder=6,
+                bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "alpha": 0.7, "linewidth": 0})
     for h, colour in ((int(state["race_start"]), "#16a34a"), (int(state["race_goal"]), "#dc2626")):
         if h >= 0:
             x, y = centres[h]

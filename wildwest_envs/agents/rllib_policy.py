@@ -104,7 +104,7 @@ def module_checkpoint(path: str | Path, module_id: str = MODULE_ID) -> Path:
         if all((candidate / f).is_file() for f in MODULE_FILES):
             return candidate
     raise FileNotFoundError(f"no RLlib checkpoint of module {module_id!r} at {path} (expected a run directory of "
-                            f"training.rllib_train, an algorithm checkpoint or an RLModule directory)")
+                            f"wildwest_envs.training.rllib_train, an algorithm checkpoint or an RLModule directory)")
 
 
 def is_rllib_checkpoint(path: str | Path, module_id: str = MODULE_ID) -> bool:

@@ -1,10 +1,11 @@
 """Play a registered game in the terminal against chosen agents.
 
-    python -m training.play --game colt_express --players 3 --opponents heuristic random --seat 0 --seed 1
+    python -m wildwest_envs.training.play --game colt_express --players 3 --opponents heuristic random --seat 0 --seed 1
 
 You (a ``HumanAgent``) sit in ``--seat``; the other seats, in turn order after
 yours, are played by the ``--opponents`` specs (``random``, ``heuristic``,
-``mcts[:N]``, a checkpoint ``.zip`` or run directory), repeated in order when
+``mcts[:N]``, ``pretrained``, ``mcts+pretrained[:N]``, a checkpoint ``.zip`` or
+run directory; space- or comma-separated), repeated in order when
 fewer are given than there are other seats. At each of your decisions the public
 board and your legal actions are printed by name; type the number or the name,
 ``q`` to quit. Every opponent move is announced, and the final board and scores
@@ -19,14 +20,16 @@ from typing import TextIO
 
 import numpy as np
 
-from agents.human import HumanAgent
-from agents.registry import make_agent
-from wildwest_envs.registry import canonical_name, get_game
+from wildwest_envs.agents.human import HumanAgent
+from wildwest_envs.agents.registry import SPECS, agents_for_command
+from wildwest_envs.registry import GAMES, canonical_name, get_game
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command-line options."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    epilog = f"games: {', '.join(g.removesuffix('_v0') for g in GAMES)}\nagent specs: {', '.join(SPECS)}"
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=epilog,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="colt_express", help="registered game to play")
     parser.add_argument("--players", type=int, default=3, help="number of players")
     parser.add_argument("--opponents", nargs="+", default=["random"],
@@ -34,7 +37,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = player_0")
     parser.add_argument("--seed", type=int, default=1, help="seeds the deal and the opponents")
     parser.add_argument("--sample", action="store_true", help="checkpoint opponents sample instead of playing greedily")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.opponents = [spec for item in args.opponents for spec in item.split(",") if spec]
+    try:
+        canonical_name(args.game)
+    except ValueError as error:
+        parser.error(str(error))
+    if not 0 <= args.seat < args.players:
+        parser.error(f"--seat must be from 0 to {args.players - 1}")
+    if not args.opponents or len(args.opponents) > args.players - 1:
+        parser.error(f"{len(args.opponents)} opponents given for {args.players - 1} other seats")
+    return args
 
 
 def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
@@ -44,16 +57,13 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
     out = output_stream or sys.stdout
     game_name = canonical_name(args.game)
     game = get_game(game_name)
-    if not 0 <= args.seat < args.players:
-        raise SystemExit(f"--seat must be from 0 to {args.players - 1}")
-    if len(args.opponents) > args.players - 1:
-        raise SystemExit(f"{len(args.opponents)} opponents given for {args.players - 1} other seats")
     seats: list = [None] * args.players
     seats[args.seat] = HumanAgent(game, input_stream, output_stream)
     others = [(args.seat + k) % args.players for k in range(1, args.players)]
-    for i, seat in enumerate(others):
-        spec = args.opponents[i % len(args.opponents)]
-        seats[seat] = make_agent(spec, game_name, seed=args.seed + 1 + i, deterministic=not args.sample)
+    specs = [args.opponents[i % len(args.opponents)] for i in range(len(others))]
+    for seat, agent in zip(others, agents_for_command(specs, game_name, args.players, args.seed + 1,
+                                                      not args.sample, "wildwest-play")):
+        seats[seat] = agent
     print(f"{game_name}, {args.players} players, seed {args.seed}: you are player_{args.seat}; "
           + ", ".join(f"player_{s} = {seats[s].name}" for s in others), file=out)
 
@@ -79,6 +89,11 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
     print("winner(s): " + ", ".join(f"player_{s}" for s in winners)
           + ("  - you win!" if args.seat in winners else ""), file=out)
     return scores
+
+
+def cli() -> None:
+    """The ``wildwest-play`` console script (``main`` without its return value)."""
+    main()
 
 
 if __name__ == "__main__":

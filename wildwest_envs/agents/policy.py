@@ -61,8 +61,10 @@ POLICY_CLASS = ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPoli
 # networks a checkpoint may name (by --policy of training.train); the loader accepts these classes and no others
 POLICY_NETWORKS = {
     "mlp": POLICY_CLASS,
-    "rail_spatial": ("agents.rail_network", "RailSpatialPolicy"),  # Rail: one score per buildable step
+    "rail_spatial": ("wildwest_envs.agents.rail_network", "RailSpatialPolicy"),  # Rail: one score per buildable step
 }
+# checkpoints saved before agents/ moved into the package name their network by its old module
+LEGACY_POLICY_CLASSES = {("agents.rail_network", "RailSpatialPolicy"): POLICY_NETWORKS["rail_spatial"]}
 SAFE_POLICY_KWARGS = ("net_arch", "ortho_init", "share_features_extractor", "normalize_images")
 MAX_MEMBER_BYTES = {"data": 64 * 2**20, "policy.pth": 2**30}  # larger members are refused unread
 
@@ -252,6 +254,7 @@ def _check_policy_class(path, entry) -> tuple:
     kinds = {op.name for op, _, _ in ops} - {"PROTO", "FRAME", "MEMOIZE", "STOP", "SHORT_BINUNICODE", "BINUNICODE",
                                               "UNICODE", "STACK_GLOBAL", "GLOBAL", "BINPUT", "PUT"}
     found = tuple(names[:2]) if not globals_ else globals_[0]
+    found = LEGACY_POLICY_CLASSES.get(found, found)
     if kinds or found not in POLICY_NETWORKS.values() or len(names) + len(globals_) > 2:
         raise UnsafeCheckpointError(f"{path}: the policy class is {'.'.join(found) or '?'} with opcodes "
                                     f"{sorted(kinds)}, not {'.'.join(POLICY_CLASS)}: a foreign or tampered checkpoint")

@@ -1,8 +1,8 @@
 """Round-robin tournaments between agents, and the learning curve of a training run.
 
-    python -m training.evaluate --game colt_express --players 3 \\
+    python -m wildwest_envs.training.evaluate --game colt_express --players 3 \\
         --agents runs/x/model.zip heuristic random --games 1000 --out benchmarks/results/strength
-    python -m training.evaluate --learning-curve runs/colt_express_v0_3p_seed1
+    python -m wildwest_envs.training.evaluate --learning-curve runs/colt_express_v0_3p_seed1
 
 Agents are given as ``agents.registry.make_agent`` specs: ``random``,
 ``heuristic``, ``mcts[:<simulations>]``, a checkpoint ``.zip`` or a run directory.
@@ -71,7 +71,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from agents.registry import make_agent
+from wildwest_envs.agents.registry import agents_for_command
 from wildwest_envs.registry import canonical_name, get_game
 
 
@@ -82,7 +82,8 @@ class Args:
     players: int = 3
     """number of players (seats) per game"""
     agents: list[str] = field(default_factory=list)
-    """agent specs: random, heuristic, mcts[:N], a checkpoint .zip or run directory"""
+    """agent specs, space- or comma-separated: random, heuristic, mcts[:N], pretrained, mcts+pretrained[:N], a
+    checkpoint .zip or run directory (all specs: see below)"""
     games: int = 1000
     """games to play"""
     seed: int = 0
@@ -92,7 +93,7 @@ class Args:
     sample: bool = False
     """checkpoint agents sample from their policy instead of playing greedily"""
     out: str = ""
-    """output path without extension (default benchmarks/results/tournament_<game>_<N>p)"""
+    """output path without extension (default runs/tournaments/<game>_<N>p)"""
     learning_curve: str = ""
     """a training run directory: plot its progress.csv"""
     focal: bool = False
@@ -393,15 +394,14 @@ def report(game_name: str, num_players: int, results: list[GameResult], names: l
 
 def plot_results(stats: list[AgentStats], num_players: int, path: str | Path, title: str = "") -> Path:
     """Save a bar plot of win rates with 95% intervals and of ratings (μ−3σ, μ ± 3σ) to ``path``."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     labels = [_wrap(s.name) for s in stats]
     x = np.arange(len(stats))
     rates = np.array([s.win_rate for s in stats])
     intervals = np.array([s.interval for s in stats]).reshape(-1, 2)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(4 + 1.6 * len(stats), 4.5))
+    fig = Figure(figsize=(4 + 1.6 * len(stats), 4.5))
+    left, right = fig.subplots(1, 2)
     errors = np.maximum([rates - intervals[:, 0], intervals[:, 1] - rates], 0.0)  # rounding at a 0% / 100% rate
     left.bar(x, rates, yerr=errors, capsize=6, color="tab:blue")
     left.axhline(1 / num_players, ls="--", color="grey", label=f"equal agents ({1 / num_players:.0%})")
@@ -420,7 +420,6 @@ def plot_results(stats: list[AgentStats], num_players: int, path: str | Path, ti
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
 
 
@@ -500,9 +499,7 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None) -> P
     Raises:
         ValueError: the log has no timestep column or none of ``LEARNING_CURVE_PANELS``.
     """
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     run_dir = Path(run_dir)
     columns = read_progress(run_dir / "progress.csv")
@@ -512,7 +509,8 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None) -> P
                          f"{[c for c, _ in LEARNING_CURVE_PANELS]}; it has {sorted(columns)}")
     config_file = run_dir / "config.json"
     config = json.loads(config_file.read_text()) if config_file.is_file() else {}
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4), squeeze=False)
+    fig = Figure(figsize=(5.5 * len(panels), 4))
+    axes = fig.subplots(1, len(panels), squeeze=False)
     steps = columns[TIMESTEPS_COLUMN]
     for ax, (column, label) in zip(axes[0], panels):
         ok = np.isfinite(columns[column]) & np.isfinite(steps)
@@ -528,7 +526,6 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None) -> P
     fig.tight_layout()
     path = run_dir / "learning_curve.png"
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, out)
@@ -545,7 +542,11 @@ def _field_docs(cls) -> dict[str, str]:
 
 def parse_args(argv: list[str] | None = None) -> Args:
     """``Args`` from the command line (``--flag-name`` per field)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    from wildwest_envs.agents.registry import SPECS
+    from wildwest_envs.registry import GAMES
+    epilog = (f"games: {', '.join(g.removesuffix('_v0') for g in GAMES)}\n"
+              f"agent specs: {', '.join(SPECS)}")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=epilog,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     docs = _field_docs(Args)
     for f in dataclasses.fields(Args):
@@ -557,6 +558,11 @@ def parse_args(argv: list[str] | None = None) -> Args:
         else:
             parser.add_argument(flag, type=type(f.default), default=f.default, help=docs.get(f.name))
     args = Args(**vars(parser.parse_args(argv)))
+    args.agents = [spec for item in args.agents for spec in item.split(",") if spec]
+    if args.agents and args.games < 1:
+        parser.error(f"--games must be positive, got {args.games}")
+    if args.batch < 1 or args.players < 1:
+        parser.error("--batch and --players must be positive")
     if not args.agents and not args.learning_curve:
         parser.error("give --agents (a tournament) and/or --learning-curve RUN_DIR")
     return args
@@ -568,13 +574,9 @@ def main(argv: list[str] | None = None) -> str:
     printed = []
     if args.agents:
         game_name = canonical_name(args.game)
-        out = args.out or f"benchmarks/results/tournament_{game_name}_{args.players}p"
-        agents = [make_agent(spec, game_name, seed=args.seed + i, deterministic=not args.sample)
-                  for i, spec in enumerate(args.agents)]
-        for agent in agents:
-            trained_for = getattr(agent, "config", {}).get("num_players")
-            if trained_for is not None and trained_for != args.players:
-                print(f"note: {agent.name} was trained with {trained_for} players, plays with {args.players}")
+        out = args.out or f"runs/tournaments/{game_name.removesuffix('_v0')}_{args.players}p"
+        agents = agents_for_command(args.agents, game_name, args.players, args.seed, not args.sample,
+                                    "wildwest-evaluate")
         if args.focal:
             if len(agents) != args.players:
                 raise SystemExit(f"--focal needs one agent per seat ({args.players}), got {len(agents)}")
@@ -599,6 +601,11 @@ def main(argv: list[str] | None = None) -> str:
     text = "\n".join(printed)
     print(text)
     return text
+
+
+def cli() -> None:
+    """The ``wildwest-evaluate`` console script (``main`` without its return value)."""
+    main()
 
 
 if __name__ == "__main__":

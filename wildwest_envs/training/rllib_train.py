@@ -1,7 +1,7 @@
 """Train one shared PPO policy for every seat of a registered game with Ray RLlib (self-play).
 
-    python -m training.rllib_train --game colt_express --players 3                 # this machine
-    python -m training.rllib_train --game colt_express --players 3 --address auto  # a running Ray cluster
+    python -m wildwest_envs.training.rllib_train --game colt_express --players 3                 # this machine
+    python -m wildwest_envs.training.rllib_train --game colt_express --players 3 --address auto  # a running Ray cluster
 
 RLlib's PPO on the new API stack (RLModule / Learner / EnvRunner). Every seat of every
 game is played by the module ``"shared"`` and all their decisions train it. With
@@ -42,13 +42,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.registry import POLICY_PREFIX, RLLIB_PREFIX, make_agent
-from agents.rllib_policy import FINAL_CHECKPOINT, MODULE_ID, RLlibPolicyAgent
-from training.evaluate import evaluate_against, summarize
+from wildwest_envs.agents.registry import POLICY_PREFIX, RLLIB_PREFIX, make_agent
+from wildwest_envs.agents.rllib_policy import FINAL_CHECKPOINT, MODULE_ID, RLlibPolicyAgent
+from wildwest_envs.training.evaluate import evaluate_against, summarize
 from wildwest_envs.registry import canonical_name, get_game
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHIPPED_PACKAGES = ("wildwest_envs", "training", "agents")  # code a cluster's workers receive with --address
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # wildwest_envs/, with its agents and training
+SHIPPED_PACKAGES = (PACKAGE_DIR,)  # code a cluster's workers receive with --address
 PROGRESS_EVAL_OPPONENT = "random"  # the learning curve's yardstick
 
 
@@ -107,7 +107,7 @@ class Args:
     address: str = ""
     """a running Ray cluster ("auto" or host:port); empty: start Ray on this machine"""
     ship_code: bool = True
-    """with --address: send this checkout's wildwest_envs, training and agents to the workers"""
+    """with --address: send this installation's wildwest_envs package (with its agents and training) to the workers"""
     num_cpus: int = 0
     """CPUs of the local Ray instance (0: all of this machine's)"""
     batched: bool = True
@@ -180,8 +180,8 @@ def build_config(args: Args):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from training.rllib_env import BatchedMultiAgentEnvRunner, TurnBasedGameEnv
-    from training.rllib_module import ActionMaskingPPOModule, FrozenAgentModule
+    from wildwest_envs.training.rllib_env import BatchedMultiAgentEnvRunner, TurnBasedGameEnv
+    from wildwest_envs.training.rllib_module import ActionMaskingPPOModule, FrozenAgentModule
 
     game_name = canonical_name(args.game)
     env_config = {"game": game_name, "num_players": args.players, "reward_mode": args.reward_mode}
@@ -223,7 +223,7 @@ def init_ray(args: Args) -> bool:
     if ray.is_initialized():
         return False
     if args.address:
-        runtime_env = {"py_modules": [str(REPO_ROOT / p) for p in SHIPPED_PACKAGES]} if args.ship_code else None
+        runtime_env = {"py_modules": [str(p) for p in SHIPPED_PACKAGES]} if args.ship_code else None
         ray.init(address=args.address, runtime_env=runtime_env, logging_level="ERROR")
     else:  # local workers import this checkout from the working directory, as the driver does
         ray.init(num_cpus=args.num_cpus or None, include_dashboard=False, logging_level="ERROR")
@@ -266,12 +266,11 @@ def win_rate_against(game_name: str, num_players: int, agent, opponent_spec: str
 
 def plot_progress(run_dir: Path, rows: list[dict], title: str) -> Path:
     """``learning_curve.png``: greedy win rate against random players, and policy entropy, against steps."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     steps = np.array([r["time/total_timesteps"] for r in rows], dtype=float)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    fig = Figure(figsize=(7, 6))
+    top, bottom = fig.subplots(2, 1, sharex=True)
     evaluated = [r for r in rows if not math.isnan(r["eval/win_rate"])]
     if evaluated:
         x = np.array([r["time/total_timesteps"] for r in evaluated], dtype=float)
@@ -290,7 +289,6 @@ def plot_progress(run_dir: Path, rows: list[dict], title: str) -> Path:
     fig.tight_layout()
     path = run_dir / "learning_curve.png"
     fig.savefig(path, dpi=100)
-    plt.close(fig)
     return path
 
 

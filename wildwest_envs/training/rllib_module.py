@@ -106,7 +106,7 @@ class FrozenAgentModule(RLModule):
 
     def setup(self) -> None:
         """Build the agent (imported here, so that a module spec stays cheap to ship)."""
-        from agents.registry import make_agent
+        from wildwest_envs.agents.registry import make_agent
 
         spec = str(self.model_config["agent"])
         if spec.split(":")[0] in STATELESS_ONLY:

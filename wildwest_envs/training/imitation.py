@@ -62,8 +62,8 @@ def collect_demonstrations(game, teacher, n_decisions: int, seed: int, gamma: fl
         demos = _play_batch(game, teacher, game_seeds(seed, batch_games, offset), gamma, reward_mode, options)
         offset += batch_games
         chunks.append(demos)
+        bar.update(min(len(demos), n_decisions - recorded))  # the last batch's surplus is cut below
         recorded += len(demos)
-        bar.update(len(demos))
     bar.close()
     return Demonstrations(*(np.concatenate([getattr(c, f) for c in chunks])[:n_decisions]
                             for f in ("observations", "masks", "actions", "returns")))

@@ -1,0 +1,207 @@
+"""The reference ladder of a game: every agent we ship, ranked against each other at 3 players.
+
+    python -m benchmarks.ladder --game colt_express
+    python -m benchmarks.ladder --game rail --games 2400 --search-games 240 --simulations 50
+
+Agents (``--agents`` replaces the list): ``random``, ``heuristic``,
+``mcts:<S>``, the README-default PPO agent (``runs/<game>_3p_seed1/model.zip``,
+what ``python -m wildwest_envs.training.train --game <game>`` writes; left out
+with a warning when that run is missing), ``pretrained`` and
+``mcts+pretrained:<S>`` (``S`` = ``--simulations``, default 200).
+
+**Seatings.** One round robin over every ordered choice of 3 different agents
+(``training.evaluate.seat_schedule``), in two parts so that the slow search
+agents do not decide how many games the fast ones get:
+
+* the seatings without a search agent, ``--games`` games (default 2,400, a
+  multiple of their 24 seatings for four fast agents);
+* the seatings with at least one search agent, ``--search-games`` games
+  (default 288, a multiple of their 96 seatings).
+
+Each part cycles its seatings in a seeded order, so over a multiple of its
+length every agent holds every seat equally often. Win rates pool both parts
+(so they depend on the mix of opponents each agent met: compare ratings and the
+head-to-head matrix across agents); the head-to-head matrix counts, for every
+pair of seats of one game, which of the two agents finished ahead (ties ½),
+with the number of meetings and a 95% Wilson interval for every cell.
+
+Writes ``<out>.md`` (settings, wall time, seconds per game of each part, the
+results table with openskill ratings, the head-to-head matrix) and
+``<out>.png`` (win rates and ratings, and the head-to-head matrix as a heat
+map); default ``--out benchmarks/results/ladder_<game>_3p``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from wildwest_envs.agents.registry import agents_for_command
+from wildwest_envs.registry import canonical_name
+from wildwest_envs.training.evaluate import (head_to_head, markdown_table, play_matches, seat_schedule, summarize,
+                                             wilson_interval)
+
+PLAYERS = 3  # the ladder's player count (the shipped networks' count)
+SEARCH_STEMS = ("mcts", "mcts+pretrained")  # specs whose agents search (slow): played in the second part
+
+
+def default_agents(game_name: str, simulations: int) -> list[str]:
+    """The ladder's agent specs for a game (the default-run checkpoint only when it exists)."""
+    specs = ["random", "heuristic", f"mcts:{simulations}"]
+    default_run = Path("runs") / f"{canonical_name(game_name)}_{PLAYERS}p_seed1" / "model.zip"
+    if default_run.is_file():
+        specs.append(str(default_run))
+    else:
+        print(f"warning: no README-default run at {default_run} (python -m wildwest_envs.training.train --game "
+              f"{game_name}); the ladder goes on without it", file=sys.stderr)
+    return specs + ["pretrained", f"mcts+pretrained:{simulations}"]
+
+
+def is_search(spec: str) -> bool:
+    """Whether an agent spec names a search agent (``mcts``, ``mcts:<N>``, ``mcts+pretrained[:N]``)."""
+    return spec.partition(":")[0] in SEARCH_STEMS
+
+
+def split_schedule(specs: list[str]) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """The seatings of ``seat_schedule`` without any search agent, and those with at least one."""
+    schedule = seat_schedule(len(specs), PLAYERS)
+    fast = [s for s in schedule if not any(is_search(specs[a]) for a in s)]
+    slow = [s for s in schedule if any(is_search(specs[a]) for a in s)]
+    return fast, slow
+
+
+def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, seed: int = 0,
+               batch: int = 64) -> tuple[list, list[str], dict]:
+    """Play both parts of the ladder; the results (one list), the agents' names and the timings."""
+    agents = agents_for_command(specs, game_name, PLAYERS, seed, prog="benchmarks.ladder")
+    names = [_display_name(spec, agent) for spec, agent in zip(specs, agents)]
+    fast, slow = split_schedule(specs)
+    timings, results = {}, []
+    for part, schedule, n_games, offset in (("without search", fast, games, 0),
+                                            ("with search", slow, search_games, games)):
+        if not schedule or n_games <= 0:
+            continue
+        start = time.perf_counter()
+        part_results = play_matches(game_name, agents, PLAYERS, n_games, seed + offset, batch, schedule)
+        timings[part] = (n_games, len(schedule), time.perf_counter() - start)
+        results += part_results
+    return results, names, timings
+
+
+def _display_name(spec: str, agent) -> str:
+    """A short row name: the spec, or ``ppo-default`` for the README-default checkpoint."""
+    if spec.endswith("model.zip") or spec.startswith("policy:"):
+        return "ppo-default"
+    return spec
+
+
+def head_to_head_table(results, names: list[str]) -> str:
+    """The head-to-head matrix in Markdown: share, 95% interval and meetings of every pair."""
+    distinct, points, meetings = head_to_head(results, names)
+    lines = ["| row vs column | " + " | ".join(distinct) + " |", "|---|" + "---|" * len(distinct)]
+    for i, name in enumerate(distinct):
+        cells = []
+        for j in range(len(distinct)):
+            if i == j or not meetings[i, j]:
+                cells.append("–")
+                continue
+            lo, hi = wilson_interval(points[i, j], meetings[i, j])
+            cells.append(f"{points[i, j] / meetings[i, j]:.1%} [{lo:.0%}, {hi:.0%}] n={meetings[i, j]:.0f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def ladder_report(game_name: str, results, names: list[str], timings: dict, seed: int, command: str) -> str:
+    """The Markdown report of a ladder."""
+    truncated = sum(r.truncated for r in results)
+    parts = "; ".join(f"{part}: {n} games over {k} seatings, {sec:.0f} s ({sec / max(n, 1):.2f} s per game)"
+                      for part, (n, k, sec) in timings.items())
+    notes = (f"{len(results)} games of {canonical_name(game_name)} at {PLAYERS} players (seed {seed}), every "
+             f"seating of 3 different agents permuted; {parts}. {truncated} truncated games left out. "
+             f"A win shared by j seats counts 1/j; equal agents win {1 / PLAYERS:.1%} of their seats. 95% Wilson "
+             f"intervals; ratings: openskill Plackett-Luce.")
+    return (f"## Ladder: {canonical_name(game_name)}, {PLAYERS} players\n\n`{command}`\n\n{notes}\n\n"
+            f"{markdown_table(summarize(results, names))}\n\n"
+            f"### Head to head (row's share of pairwise finishes against column, ties ½; 95% interval; meetings)\n\n"
+            f"{head_to_head_table(results, names)}\n")
+
+
+def plot_ladder(results, names: list[str], path: str | Path, title: str) -> Path:
+    """Save win rates (95% intervals), ratings and the head-to-head heat map to ``path``."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    stats = summarize(results, names)
+    distinct, points, meetings = head_to_head(results, names)
+    share = np.where(meetings > 0, points / np.maximum(meetings, 1), np.nan)
+    fig = Figure(figsize=(15, 4.8))
+    left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1, 1.2]})
+    x = np.arange(len(stats))
+    rates = np.array([s.win_rate for s in stats])
+    intervals = np.array([s.interval for s in stats]).reshape(-1, 2)
+    left.bar(x, rates, yerr=np.maximum([rates - intervals[:, 0], intervals[:, 1] - rates], 0), capsize=5)
+    left.axhline(1 / PLAYERS, ls="--", color="grey", label="equal agents")
+    left.set(xticks=x, ylim=(0, 1), ylabel="win rate per seat (95% CI)", title="win rate")
+    left.set_xticklabels([s.name for s in stats], rotation=30, ha="right", fontsize=8)
+    left.legend(fontsize=8)
+    mus, sigmas = np.array([s.mu for s in stats]), np.array([s.sigma for s in stats])
+    middle.errorbar(x, mus, yerr=3 * sigmas, fmt="o", capsize=5)
+    middle.set(xticks=x, ylabel="openskill μ ± 3σ", title="rating")
+    middle.set_xticklabels([s.name for s in stats], rotation=30, ha="right", fontsize=8)
+    image = right.imshow(share, cmap=matplotlib.colormaps["RdBu"], vmin=0, vmax=1)
+    for i in range(len(distinct)):
+        for j in range(len(distinct)):
+            if np.isfinite(share[i, j]):
+                right.text(j, i, f"{share[i, j]:.0%}", ha="center", va="center", fontsize=8)
+    right.set(xticks=range(len(distinct)), yticks=range(len(distinct)), title="head to head (row vs column)")
+    right.set_xticklabels(distinct, rotation=30, ha="right", fontsize=8)
+    right.set_yticklabels(distinct, fontsize=8)
+    fig.colorbar(image, ax=right, fraction=0.046)
+    fig.suptitle(title)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def main(argv: list[str] | None = None) -> str:
+    """Command line: play the ladder of one game, write and print its report."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", required=True, help="registered game")
+    parser.add_argument("--agents", nargs="+", help="agent specs, space- or comma-separated (default: the ladder's "
+                                                    "six, see above)")
+    parser.add_argument("--simulations", type=int, default=200, help="simulations per decision of both searches")
+    parser.add_argument("--games", type=int, default=2400, help="games of the seatings without a search agent")
+    parser.add_argument("--search-games", type=int, default=288, help="games of the seatings with a search agent")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch", type=int, default=64, help="games played at once")
+    parser.add_argument("--out", default="", help="output path without extension")
+    args = parser.parse_args(argv)
+    if args.simulations < 1 or args.games < 0 or args.search_games < 0:
+        parser.error("--simulations must be positive and the game counts non-negative")
+    try:
+        game_name = canonical_name(args.game)
+    except ValueError as error:
+        parser.error(str(error))
+    specs = [s for item in args.agents or [] for s in item.split(",") if s] or default_agents(game_name,
+                                                                                              args.simulations)
+    if len(specs) < PLAYERS:
+        parser.error(f"a ladder needs at least {PLAYERS} agents, got {specs}")
+    out = args.out or f"benchmarks/results/ladder_{game_name.removesuffix('_v0')}_{PLAYERS}p"
+    command = "python -m benchmarks.ladder " + " ".join(argv if argv is not None else sys.argv[1:])
+    results, names, timings = run_ladder(game_name, specs, args.games, args.search_games, args.seed, args.batch)
+    markdown = ladder_report(game_name, results, names, timings, args.seed, command.strip())
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(f"{out}.md").write_text(markdown)
+    plot_ladder(results, names, f"{out}.png", f"{game_name}, {PLAYERS} players, {len(results)} games")
+    print(markdown)
+    return markdown
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""``benchmarks/ladder.py``: the two-part round robin, its report and its picture."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from benchmarks import ladder  # noqa: E402
+from wildwest_envs.training.evaluate import seat_schedule  # noqa: E402
+
+SPECS = ["random", "heuristic", "mcts:4", "pretrained", "mcts+pretrained:4"]
+
+
+def test_the_two_parts_split_every_seating_once():
+    fast, slow = ladder.split_schedule(SPECS)
+    assert sorted(fast + slow) == sorted(seat_schedule(len(SPECS), 3))
+    searchers = {i for i, spec in enumerate(SPECS) if ladder.is_search(spec)}
+    assert searchers == {2, 4}
+    assert all(not searchers & set(s) for s in fast) and all(searchers & set(s) for s in slow)
+    assert len(fast) == 6  # 3 fast agents: 3! orders; every other seating holds a search agent
+
+
+def test_default_agents_name_the_six_and_skip_a_missing_default_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert ladder.default_agents("colt_express", 50) == ["random", "heuristic", "mcts:50", "pretrained",
+                                                         "mcts+pretrained:50"]
+    assert "no README-default run" in capsys.readouterr().err
+    run = tmp_path / "runs" / "colt_express_v0_3p_seed1"
+    run.mkdir(parents=True)
+    (run / "model.zip").write_text("")
+    assert ladder.default_agents("colt_express", 50)[3] == "runs/colt_express_v0_3p_seed1/model.zip"
+
+
+def test_a_small_ladder_writes_its_report_and_picture(tmp_path):
+    out = tmp_path / "ladder"
+    markdown = ladder.main(["--game", "colt_express", "--agents", *SPECS, "--games", "12", "--search-games", "9",
+                            "--batch", "12", "--out", str(out)])
+    assert (tmp_path / "ladder.md").read_text() == markdown
+    assert (tmp_path / "ladder.png").stat().st_size > 10_000
+    for spec in SPECS:
+        assert f"| {spec} |" in markdown
+    assert "21 games" in markdown and "without search: 12 games over 6 seatings" in markdown
+    assert "with search: 9 games over 54 seatings" in markdown
+    rows = [line for line in markdown.split("### Head to head")[1].splitlines() if line.startswith("| ") and
+            not line.startswith("| row")]
+    assert [r.split(" | ")[0][2:] for r in rows] == SPECS
+    fast = ["random", "heuristic", "pretrained"]
+    for row in rows:  # the fast agents all meet each other in part 1: those cells carry a share and a count
+        name, cells = row.split(" | ")[0][2:], row.strip(" |").split(" | ")[1:]
+        for other, cell in zip(SPECS, cells):
+            if name in fast and other in fast and name != other:
+                assert "n=" in cell and "%" in cell
+            if name == other:
+                assert cell == "–"
+
+
+def test_bad_ladder_arguments_are_refused():
+    for argv in (["--game", "colt_express", "--simulations", "0"], ["--game", "colt_express", "--agents", "random"],
+                 ["--game", "colt_express", "--games", "-1"]):
+        with pytest.raises(SystemExit):
+            ladder.main(argv)

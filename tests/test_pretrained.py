@@ -1,0 +1,292 @@
+"""Shipped networks (``agents.pretrained``): round trip, refusals, the shipped files, and the guided search."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import torch  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # noqa: E402
+
+from tests.conftest import GAME_NAMES  # noqa: E402
+from wildwest_envs.agents import pretrained  # noqa: E402
+from wildwest_envs.agents.guided_search import GuidedSearchAgent  # noqa: E402
+from wildwest_envs.agents.policy import UnsafeCheckpointError  # noqa: E402
+from wildwest_envs.agents.registry import make_agent  # noqa: E402
+from wildwest_envs.registry import get_game  # noqa: E402
+
+GAME = "colt_express_v0"
+
+
+def _small_policy(game_name: str = GAME, seed: int = 0) -> MaskableActorCriticPolicy:
+    game = get_game(game_name)
+    torch.manual_seed(seed)
+    return MaskableActorCriticPolicy(spaces.Box(-np.inf, np.inf, (game.obs_size,), np.float32),
+                                     spaces.Discrete(game.n_actions), lambda _: 0.0, net_arch=[16, 8])
+
+
+def _positions(game_name: str, n: int, seed: int = 0, steps: int = 7) -> np.ndarray:
+    """``n`` positions reached by a few random legal moves from fresh deals."""
+    game = get_game(game_name)
+    states = game.init_batch(n, seed=seed, num_players=3)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        live = ~game.finished(states)
+        masks = game.legal_mask(states)
+        actions = np.argmax(np.where(masks > 0, rng.random(masks.shape), -1), axis=1)
+        actions[~live] = 0
+        sub = states[live]
+        game.step(sub, actions[live], check=False)
+        states[live] = sub
+    return states[~game.finished(states)]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """A small network of Colt Express written as a pretrained file, and the network itself."""
+    policy = _small_policy()
+    path = pretrained.export_pretrained(policy, tmp_path_factory.mktemp("pre") / "ce.npz", GAME, 3,
+                                        net_arch=[16, 8], recipe="test")
+    return path, policy
+
+
+def test_round_trip_gives_the_same_network_and_config(exported):
+    path, policy = exported
+    agent = pretrained.load_pretrained(path, "colt_express", 3)
+    assert agent.config["game"] == GAME and agent.config["num_players"] == 3 and agent.config["recipe"] == "test"
+    assert agent.config["obs_size"] == get_game(GAME).obs_size and agent.config["dtype"] == "float32"
+    for key, value in policy.state_dict().items():
+        assert torch.equal(agent.policy.state_dict()[key], value), key
+    states = _positions(GAME, 8)
+    obs, masks = get_game(GAME).observe(states), get_game(GAME).legal_mask(states)
+    expected, _ = policy.predict(obs, deterministic=True, action_masks=masks.astype(bool))
+    assert (agent.act_batch(obs, masks) == expected).all()
+
+
+def test_make_agent_loads_a_file_and_checks_the_player_count(exported):
+    path, _ = exported
+    assert make_agent(f"pretrained:{path}", "colt_express", num_players=3).name == f"pretrained:{path}"
+    with pytest.raises(ValueError, match="trained for 3 players, not 4"):
+        make_agent(f"pretrained:{path}", "colt_express", num_players=4)
+
+
+@pytest.mark.parametrize("other", ["way_out_west", "rail"])
+def test_a_file_of_another_game_is_refused(exported, other):
+    path, _ = exported
+    with pytest.raises(UnsafeCheckpointError, match="trained on colt_express_v0"):
+        pretrained.load_pretrained(path, other, 3)
+
+
+def _rewrite(path, out, config_change=None, arrays_change=None):
+    """A copy of ``path`` with its config and arrays edited."""
+    with np.load(path, allow_pickle=False) as data:
+        members = {k: data[k] for k in data.files}
+    config = json.loads(members.pop("config").tobytes())
+    if config_change:
+        config_change(config)
+    if arrays_change:
+        arrays_change(members)
+    with open(out, "wb") as f:
+        np.savez(f, config=np.frombuffer(json.dumps(config).encode(), np.uint8), **members)
+    return out
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda c: c.update(obs_size=c["obs_size"] + 1), "observations of size"),
+    (lambda c: c.update(format="other/9"), "format"),
+    (lambda c: c.update(network="transformer"), "unknown network"),
+    (lambda c: c.update(num_players="3"), "num_players"),
+    (lambda c: c.pop("game"), "'game'"),
+    (lambda c: c.update(game="chess"), "not a registered game"),
+    (lambda c: c.update(net_arch=[16]), "not the network's|shape"),
+])
+def test_a_config_that_does_not_fit_is_refused(exported, tmp_path, edit, message):
+    path, _ = exported
+    bad = _rewrite(path, tmp_path / "bad.npz", config_change=edit)
+    with pytest.raises(UnsafeCheckpointError, match=message):
+        pretrained.load_pretrained(bad, "colt_express", 3)
+
+
+def _poison(members):
+    key = next(k for k in members if members[k].dtype.kind == "f")
+    members[key] = members[key].copy()
+    members[key].flat[0] = np.nan
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_poison, "NaN"),
+    (lambda m: m.update({"extra": np.zeros(3)}), "unexpected members"),
+    (lambda m: m.pop(next(iter(m))), "missing"),
+])
+def test_weights_that_do_not_fit_are_refused(exported, tmp_path, edit, message):
+    path, _ = exported
+    bad = _rewrite(path, tmp_path / "bad.npz", arrays_change=edit)
+    with pytest.raises(UnsafeCheckpointError, match=message):
+        pretrained.load_pretrained(bad, "colt_express", 3)
+
+
+def test_corrupt_truncated_and_foreign_files_are_refused(exported, tmp_path):
+    path, _ = exported
+    data = path.read_bytes()
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(data[: len(data) // 2])
+    flipped = bytearray(data)
+    flipped[len(data) // 3] ^= 0xFF  # inside a compressed member: its CRC (or inflate) fails
+    corrupt = tmp_path / "corrupt.npz"
+    corrupt.write_bytes(bytes(flipped))
+    foreign = tmp_path / "foreign.npz"
+    foreign.write_text("not a zip at all")
+    for bad in (truncated, corrupt, foreign):
+        with pytest.raises(UnsafeCheckpointError):
+            pretrained.load_pretrained(bad, "colt_express", 3)
+    with pytest.raises(FileNotFoundError):
+        pretrained.load_pretrained(tmp_path / "missing.npz")
+
+
+def test_pickled_arrays_are_refused_and_never_run(exported, tmp_path):
+    """An object array would need unpickling: ``allow_pickle=False`` refuses it before any code runs."""
+    path, _ = exported
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (marker.touch, ())
+
+    bad = _rewrite(path, tmp_path / "bad.npz", arrays_change=lambda m: m.update(
+        {"w:evil": np.array([Payload()], dtype=object)}))
+    with pytest.raises(UnsafeCheckpointError):
+        pretrained.load_pretrained(bad)
+    assert not marker.exists()
+
+
+def test_large_networks_are_stored_as_float16_and_load_back(tmp_path, monkeypatch):
+    monkeypatch.setattr(pretrained, "MAX_BYTES", 1000)
+    policy = _small_policy()
+    path = pretrained.export_pretrained(policy, tmp_path / "half.npz", GAME, 3, net_arch=[16, 8])
+    agent = pretrained.load_pretrained(path, GAME, 3)
+    assert agent.config["dtype"] == "float16"
+    for key, value in policy.state_dict().items():
+        assert torch.allclose(agent.policy.state_dict()[key], value, atol=1e-2, rtol=1e-2), key
+
+
+def test_no_shipped_network_for_another_player_count():
+    with pytest.raises(ValueError, match="no pretrained network ships for colt_express_v0 at 5 players"):
+        make_agent("pretrained", "colt_express", num_players=5)
+
+
+# ---- the shipped files -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_every_game_ships_a_small_network_that_plays_legal_moves(game_name):
+    path = pretrained.shipped_path(game_name, 3)
+    assert path.is_file(), f"no shipped network for {game_name}"
+    assert path.stat().st_size <= pretrained.MAX_BYTES
+    agent = make_agent("pretrained", game_name, num_players=3)
+    assert agent.name == "pretrained" and agent.config["game"] == game_name and agent.config["recipe"]
+    game = get_game(game_name)
+    states = _positions(game_name, 16, seed=3)
+    for _ in range(40):  # legal moves all along: the agent plays every seat for a while
+        live = ~game.finished(states)
+        if not live.any():
+            break
+        sub = states[live]
+        masks = game.legal_mask(sub)
+        actions = agent.act_batch(game.observe(sub), masks)
+        assert masks[np.arange(len(sub)), actions].all()
+        game.step(sub, actions)
+        states[live] = sub
+
+
+def test_the_shipped_network_is_refused_for_another_game():
+    path = pretrained.shipped_path(GAME, 3)
+    with pytest.raises(UnsafeCheckpointError, match="trained on colt_express_v0, not way_out_west_v0"):
+        pretrained.load_pretrained(path, "way_out_west", 3)
+
+
+def test_package_data_ships_the_weights():
+    """``pip install`` copies the weights: pyproject's package data names the folder of every shipped file."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    patterns = data["wildwest_envs.agents"]
+    package = root / "wildwest_envs" / "agents"
+    listed = {p for pattern in patterns for p in package.glob(pattern)}
+    assert set(pretrained.shipped_files()) <= listed and pretrained.shipped_files()
+
+
+# ---- the guided search -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_guided_search_plays_legal_moves(game_name):
+    agent = make_agent("mcts+pretrained:12", game_name, seed=1, num_players=3)
+    assert isinstance(agent, GuidedSearchAgent) and agent.name == "mcts+pretrained:12"
+    game = get_game(game_name)
+    states = _positions(game_name, 3, seed=5)
+    seats = game.current_player(states).astype(np.int64)
+    masks = game.legal_mask(states)
+    actions = agent.act_batch(game.observe(states, seats), masks, states.copy(), seats)
+    assert masks[np.arange(len(states)), actions].all()
+
+
+def test_guided_search_never_reads_what_the_seat_cannot_see():
+    """Two positions that differ only in what the seat cannot see give the same move (same agent seed)."""
+    game = get_game(GAME)
+    states = _positions(GAME, 4, seed=9)
+    seats = game.current_player(states).astype(np.int64)
+    other = game.resample_hidden(states, seats, np.arange(len(states), dtype=np.uint64) + 77)
+    assert (game.observe(states, seats) == game.observe(other, seats)).all()
+    masks = game.legal_mask(states)
+    first = make_agent("mcts+pretrained:24", GAME, seed=4).act_batch(None, masks, states, seats)
+    second = make_agent("mcts+pretrained:24", GAME, seed=4).act_batch(None, masks, other, seats)
+    assert (first == second).all()
+
+
+def test_guided_search_follows_a_decisive_prior():
+    """With a prior that puts everything on one legal action and flat values, the search plays it."""
+    game = get_game(GAME)
+    network = make_agent("pretrained", GAME)
+    agent = GuidedSearchAgent(game, network, simulations=16, seed=0)
+    states = _positions(GAME, 1, seed=2)
+    mask = game.legal_mask(states)[0]
+    target = int(np.flatnonzero(mask)[-1])
+
+    def evaluate(batch, actors, masks):
+        priors = np.where(np.asarray(masks) > 0, 1e-6, 0.0)
+        priors[:, target] = 1.0
+        return priors, np.zeros((len(batch), game.max_players))
+
+    agent.evaluate = evaluate
+    seat = int(game.current_player(states)[0])
+    assert agent.search(states[0], seat, mask) == target
+
+
+def test_bad_guided_specs_are_refused():
+    for spec in ("mcts+pretrained:0", "mcts+pretrained:x", "mcts+pretrained:-3"):
+        with pytest.raises(ValueError, match="positive integer"):
+            make_agent(spec, GAME)
+
+
+def test_export_command_writes_a_loadable_file(tmp_path):
+    """``python -m wildwest_envs.agents.pretrained export RUN OUT`` reads a run's model.zip and config.json."""
+    from sb3_contrib import MaskablePPO
+
+    from wildwest_envs.agents.base import RandomAgent
+    from wildwest_envs.training.opponents import OpponentPool
+    from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
+
+    env = SelfPlayVecEnv(get_game(GAME), 2, OpponentPool([RandomAgent(0)]), seed=0, num_players=3)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=16, policy_kwargs={"net_arch": [8]}, seed=0)
+    run = tmp_path / "run"
+    run.mkdir()
+    model.save(run / "model.zip")
+    (run / "config.json").write_text(json.dumps({"game": GAME, "num_players": 3, "net_arch": "8", "seed": 0}))
+    pretrained.main(["export", str(run), str(tmp_path / "out.npz"), "--recipe", "a command"])
+    agent = pretrained.load_pretrained(tmp_path / "out.npz", GAME, 3)
+    assert agent.config["recipe"] == "a command" and agent.config["net_arch"] == [8]
+    assert zipfile.is_zipfile(tmp_path / "out.npz")

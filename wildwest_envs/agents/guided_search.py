@@ -1,0 +1,196 @@
+"""Policy-guided information-set search: ISMCTS with a network's prior (PUCT) and value at the leaves.
+
+``GuidedSearchAgent(game, network, simulations=200, seed=0)`` (spec
+``mcts+pretrained[:N]``) searches like ``agents.mcts.ISMCTSAgent`` — one tree
+per decision, nodes keyed by the sequence of actions from the root, each
+iteration on a fresh determinization from ``Game.resample_hidden_fn`` (so the
+true hidden state is never read) — but replaces its two weak parts with the
+network (``agents.policy.PolicyAgent``):
+
+* **Selection (PUCT, as in AlphaZero).** At a node, the acting seat picks the
+  legal action maximising ``Q(a) + c * P(a) * sqrt(sum_b N(b)) / (1 + N(a))``
+  over the actions legal in this determinization. ``P`` is the network's
+  masked policy for the actor's observation, computed when the node is first
+  reached (for the searching seat's own nodes every determinization gives the
+  same observation; an opponent's node takes the view of the determinization
+  that reached it first). An action not yet tried is valued at the node's own
+  value estimate (first-play urgency).
+* **Evaluation.** A new node is not rolled out: the network's value of every
+  seat's observation at that position is backed up (each edge is credited
+  with the value of the seat that chose it). A finished game backs up
+  ``game.returns(..., "win")``, the scale the shipped networks' critics were
+  trained on, and a game cut by the decision cap backs up 0.
+* **Batching.** Iterations run in waves: a wave's determinizations walk down
+  the tree in lock-step with the batched kernels, and all of its new positions
+  are evaluated in one forward pass. A row's choice counts as a *pending visit*
+  until its value is backed up: pending visits shrink the exploration term of
+  the action (so a wave's rows spread over the tree as the prior suggests) but
+  leave its mean value alone. (A virtual *loss* would push a small budget's
+  rows onto moves the prior rates badly: with 16 rows a wave, the 16 first
+  choices would all differ.)
+* **Move.** The most visited legal root action; a single legal action is
+  answered without searching.
+
+Everything random comes from the agent's seeded ``numpy`` generator (the
+determinization seeds), and the network is evaluated greedily (no sampling),
+so an agent with a fixed seed is deterministic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .mcts import ISMCTSAgent, _cut_by_the_cap
+
+class _PuctNode:
+    """One position of the tree: per action visits, pending visits and total return of the actor, the prior,
+    a value."""
+
+    __slots__ = ("visits", "pending", "total", "prior", "value", "children")
+
+    def __init__(self, n_actions: int):
+        self.visits = np.zeros(n_actions)  # backed-up visits
+        self.pending = np.zeros(n_actions)  # visits of the current wave, not yet backed up
+        self.total = np.zeros(n_actions)
+        self.prior: np.ndarray | None = None  # set when the node is first evaluated
+        self.value = 0.0  # the actor's value estimate: first-play urgency of untried actions
+        self.children: dict[int, _PuctNode] = {}
+
+    def select(self, legal: np.ndarray, exploration: float) -> int:
+        """The PUCT choice among ``legal`` (module docstring); counts it as a pending visit."""
+        n = self.visits[legal]
+        seen = n + self.pending[legal]
+        q = np.where(n > 0, self.total[legal] / np.maximum(n, 1), self.value)
+        u = exploration * self.prior[legal] * np.sqrt(seen.sum() + 1.0) / (1.0 + seen)
+        a = int(legal[int(np.argmax(q + u))])
+        self.pending[a] += 1
+        return a
+
+    def back_up(self, a: int, value: float) -> None:
+        """Turn a pending visit of ``a`` into a visit returning ``value`` to the actor."""
+        self.pending[a] -= 1
+        self.visits[a] += 1
+        self.total[a] += value
+
+
+class GuidedSearchAgent(ISMCTSAgent):
+    """ISMCTS guided by a policy-value network (module docstring)."""
+
+    def __init__(self, game, network, simulations: int = 200, seed: int = 0, exploration: float = 1.5,
+                 wave: int = 16, name: str = "mcts+pretrained"):
+        """Build the agent.
+
+        Args:
+            game: a ``core.game.Game`` with a ``resample_hidden_fn``.
+            network: a ``PolicyAgent`` of this game (its ``policy`` gives priors and values).
+            simulations: iterations per decision.
+            seed: seeds the determinizations.
+            exploration: the PUCT constant ``c``.
+            wave: iterations walked and evaluated together.
+            name: the agent's name in tables.
+        """
+        super().__init__(game, simulations=simulations, seed=seed, exploration=exploration, reward_mode="win",
+                         wave=wave)
+        self.network = network
+        self.name = name
+
+    def search(self, state: np.void, seat: int, mask: np.ndarray) -> int:
+        """The most visited legal action after ``simulations`` guided iterations from ``state`` for ``seat``."""
+        legal = np.flatnonzero(mask)
+        if len(legal) == 0:
+            raise ValueError("the action mask has no legal action")
+        if len(legal) == 1:
+            return int(legal[0])
+        root = _PuctNode(self.game.n_actions)
+        one = np.asarray(state).reshape(1)
+        priors, values = self.evaluate(one, np.array([seat]), np.asarray(mask).reshape(1, -1))
+        root.prior, root.value = priors[0], float(values[0, seat])
+        done = 0
+        while done < self.simulations:
+            width = min(self.wave, self.simulations - done)
+            self._run_wave(root, state, seat, width)
+            done += width
+        return int(np.argmax(np.where(mask > 0, root.visits, -1.0)))
+
+    def evaluate(self, states: np.ndarray, actors: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The network's prior for ``actors`` and every seat's value, at each of ``states``.
+
+        Returns:
+            ``(B, n_actions)`` probabilities (zero off the mask) and ``(B, max_players)`` values
+            (0 for absent seats).
+        """
+        game = self.game
+        b, n_seats = len(states), game.max_players
+        players = states["num_players"].astype(np.int64) if "num_players" in states.dtype.names \
+            else np.full(b, n_seats)
+        rows = np.concatenate([np.arange(b), np.repeat(np.arange(b), n_seats)])
+        seats = np.concatenate([actors, np.tile(np.arange(n_seats), b)])
+        present = np.concatenate([np.ones(b, bool), seats[b:] < players[rows[b:]]])
+        obs = game.observe(states[rows[present]], seats[present])
+        policy = self.network.policy
+        with torch.no_grad():
+            tensor = torch.as_tensor(obs)
+            dist = policy.get_distribution(tensor[:b], action_masks=np.asarray(masks).astype(bool))
+            probs = dist.distribution.probs.numpy().astype(np.float64)
+            value = policy.predict_values(tensor[b:]).numpy().reshape(-1).astype(np.float64)
+        values = np.zeros(b * n_seats)
+        values[present[b:]] = value
+        return probs * (masks > 0), values.reshape(b, n_seats)
+
+    def _run_wave(self, root: _PuctNode, state: np.void, seat: int, width: int) -> None:
+        """``width`` iterations: determinize, walk down by PUCT to a new position, evaluate it, back up."""
+        game = self.game
+        sims = self.determinize(state, seat, width)
+        nodes: list[_PuctNode] = [root] * width
+        paths: list[list[tuple[_PuctNode, int, int]]] = [[] for _ in range(width)]
+        masks = np.zeros((width, game.n_actions), dtype=np.int8)
+        walking = np.ones(width, dtype=bool)  # still inside the known tree
+        while True:
+            walking &= ~game.finished(sims)
+            if not walking.any():
+                break
+            rows = np.flatnonzero(walking)
+            sub = sims[rows]
+            sub_masks = game.legal_mask(sub, masks[: len(rows)])
+            current = game.current_player(sub)
+            actions = np.zeros(len(rows), dtype=np.int64)
+            for k, i in enumerate(rows):
+                node = nodes[i]
+                a = node.select(np.flatnonzero(sub_masks[k]), self.exploration)
+                paths[i].append((node, a, int(current[k])))
+                actions[k] = a
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = _PuctNode(game.n_actions)
+                nodes[i] = child
+                if child.prior is None:  # a new position: stop here and evaluate it
+                    walking[i] = False
+            game.step(sub, actions, check=False)
+            sims[rows] = sub
+        self._evaluate_and_back_up(sims, nodes, paths)
+
+    def _evaluate_and_back_up(self, sims: np.ndarray, nodes: list[_PuctNode], paths: list) -> None:
+        """Every row's returns (the network's values, or the game's result) credited along its path."""
+        game = self.game
+        finished = game.finished(sims)
+        returns = np.zeros((len(sims), game.max_players))
+        if finished.any():
+            returns[finished] = game.returns(sims[finished], "win")
+            returns[finished & _cut_by_the_cap(sims)] = 0.0
+        open_rows = np.flatnonzero(~finished)
+        if len(open_rows):
+            masks = game.legal_mask(sims[open_rows])
+            actors = game.current_player(sims[open_rows]).astype(np.int64)
+            priors, values = self.evaluate(sims[open_rows], actors, masks)
+            returns[open_rows] = values
+            for k, i in enumerate(open_rows):
+                node = nodes[i]
+                if node.prior is None:  # two rows of a wave may reach the same new node
+                    node.prior, node.value = priors[k], float(values[k, actors[k]])
+        for i, path in enumerate(paths):
+            for node, a, actor in path:
+                node.back_up(a, float(returns[i, actor]))
+
+
+__all__ = ["GuidedSearchAgent"]
