@@ -198,3 +198,50 @@ def test_a_run_resumes_from_its_latest_checkpoint(tmp_path):
     assert not (run / "progress_before_resume.csv").exists()
     from wildwest_envs.agents.pretrained import load_pretrained
     assert load_pretrained(run / "pretrained.npz", "way_out_west", 3).config["total_timesteps"] == 1024
+
+
+@pytest.mark.parametrize("name", ["colt_express_v0", "way_out_west_v0"])
+def test_pickle_and_saved_positions_play_on_like_the_original(name):
+    import pickle
+    env = make(name, num_players=3)
+    env.reset(seed=8)
+    _play_some(env, 9, np.random.default_rng(2))
+    saved = env.unwrapped.save_state()
+    pickled = pickle.loads(pickle.dumps(env))
+    loaded = make(name, num_players=3)
+    loaded.reset(seed=123)  # another game: load_state replaces it
+    loaded.unwrapped.load_state(saved)
+    assert loaded.unwrapped.agent_selection == env.unwrapped.agent_selection
+    expected = _rest_of_game(env)
+    assert _rest_of_game(pickled) == expected
+    assert _rest_of_game(loaded) == expected
+
+
+def test_load_state_refuses_bad_positions_and_changes_nothing():
+    env = make("colt_express", num_players=3)
+    env.reset(seed=1)
+    before = env.unwrapped.states.copy()
+    other = make("colt_express", num_players=4)
+    other.reset(seed=1)
+    for bad, error in ((other.unwrapped.save_state(), ValueError), ("{not json", ValueError), (42, TypeError)):
+        with pytest.raises(error):
+            env.unwrapped.load_state(bad)
+        assert np.array_equal(before, env.unwrapped.states)
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_game_step_of_one_game_takes_a_numpy_scalar_or_0d_array(check):
+    from wildwest_envs.core.vector import VectorEnv
+    game = get_game("colt_express")
+    for action_of in (np.int64, np.int32, np.array):
+        states = game.init_batch(1, seed=3, num_players=3)
+        expected = states.copy()
+        first = int(np.flatnonzero(game.legal_mask(states)[0])[0])
+        game.step(expected, [first])
+        game.step(states, action_of(first), check=check)
+        assert np.array_equal(states, expected)
+    venv = VectorEnv(game, 1, seed=0)
+    step = venv.reset()
+    venv.step(np.array(int(np.flatnonzero(step.masks[0])[0])))
+    with pytest.raises(ValueError):
+        game.step(game.init_batch(2, seed=3, num_players=3), np.array(first))  # two games need two actions

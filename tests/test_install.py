@@ -2,7 +2,9 @@
 
 The fresh environment sees this environment's dependencies (numpy, numba, torch, stable-baselines3...)
 through a ``.pth`` line, so nothing is downloaded but the build backend; the project itself is built
-into a wheel and installed there, so the test runs the installed copy, never this checkout.
+into a wheel and installed there, so the test runs the installed copy, never this checkout. The
+commands run with ``NUMBA_DISABLE_JIT=1``: they test the installation and its wiring, and compiling
+the installed copy's kernels afresh would cost a minute per game.
 """
 
 from __future__ import annotations
@@ -44,13 +46,15 @@ def installed(tmp_path_factory):
 
 def _run(args, cwd, timeout=300):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["NUMBA_DISABLE_JIT"] = "1"
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def test_the_installed_package_is_not_this_checkout_and_ships_the_networks(installed):
     python, _, work = installed
-    code = ("import wildwest_envs, wildwest_envs.agents.pretrained as p, sys; "
-            "print(wildwest_envs.__file__); print(len(p.shipped_files())); print('torch' in sys.modules)")
+    code = ("import sys, wildwest_envs; torch_loaded = 'torch' in sys.modules; "
+            "import wildwest_envs.agents.pretrained as p; "
+            "print(wildwest_envs.__file__); print(len(p.shipped_files())); print(torch_loaded)")
     result = _run([str(python), "-c", code], work)
     assert result.returncode == 0, result.stderr
     location, n_files, torch_loaded = result.stdout.split()
@@ -81,11 +85,11 @@ def test_the_sb3_predict_step_loop_runs_unchanged(installed):
     code = """
 import numpy as np
 from sb3_contrib import MaskablePPO
-from wildwest_envs import way_out_west_v0
+from wildwest_envs import colt_express_v0
 from wildwest_envs.core.selfplay import SingleAgentEnv
 from wildwest_envs.agents.base import RandomAgent
-model = MaskablePPO("MlpPolicy", SingleAgentEnv("way_out_west", [RandomAgent(0), RandomAgent(1)], seed=0), seed=0)
-env = way_out_west_v0.env(num_players=3)
+model = MaskablePPO("MlpPolicy", SingleAgentEnv("colt_express", [RandomAgent(0), RandomAgent(1)], seed=0), seed=0)
+env = colt_express_v0.env(num_players=3)
 env.reset(seed=1)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()

@@ -340,11 +340,12 @@ def test_max_races_guard():
 
 
 def test_highest_balance_wins_and_ties_share():
-    """§8: the highest balance wins whoever triggered the end; tied players share the win."""
+    """§8: the highest balance wins whoever triggered the end; tied players share the win (a three-way tie is
+    a draw: every seat a winner, 0 reward each in "win" mode)."""
     s = position(race_doc(options={"max_races": 1}, balance=[40, 60, 60]))
     play(s, enter(0))
     play(s, DECLINE)  # seat 0 wins the race (+20) but 60 = 60 = 60: all share
-    assert s[0]["done"] and GAME.returns(s)[0, :3].tolist() == [1.0, 1.0, 1.0]
+    assert s[0]["done"] and GAME.winners(s)[0, :3].all() and GAME.returns(s)[0, :3].tolist() == [0.0, 0.0, 0.0]
     assert GAME.scores(s)[0, :3].tolist() == [60, 60, 60]
 
 

@@ -95,23 +95,12 @@ class GuidedSearchAgent(ISMCTSAgent):
         self.network = network
         self.name = name
 
-    def search(self, state: np.void, seat: int, mask: np.ndarray) -> int:
-        """The most visited legal action after ``simulations`` guided iterations from ``state`` for ``seat``."""
-        legal = np.flatnonzero(mask)
-        if len(legal) == 0:
-            raise ValueError("the action mask has no legal action")
-        if len(legal) == 1:
-            return int(legal[0])
+    def _new_root(self, state: np.void, seat: int, mask: np.ndarray) -> _PuctNode:
+        """The root, with the network's prior and value for ``seat`` at ``state`` (the seat's own view)."""
         root = _PuctNode(self.game.n_actions)
-        one = np.asarray(state).reshape(1)
-        priors, values = self.evaluate(one, np.array([seat]), np.asarray(mask).reshape(1, -1))
+        priors, values = self.evaluate(np.asarray(state).reshape(1), np.array([seat]), np.asarray(mask).reshape(1, -1))
         root.prior, root.value = priors[0], float(values[0, seat])
-        done = 0
-        while done < self.simulations:
-            width = min(self.wave, self.simulations - done)
-            self._run_wave(root, state, seat, width)
-            done += width
-        return int(np.argmax(np.where(mask > 0, root.visits, -1.0)))
+        return root
 
     def evaluate(self, states: np.ndarray, actors: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The network's prior for ``actors`` and every seat's value, at each of ``states``.

@@ -120,7 +120,7 @@ class ISMCTSAgent(BatchAgent):
             raise ValueError("the action mask has no legal action")
         if len(legal) == 1:
             return int(legal[0])
-        root = _Node(self.game.n_actions)
+        root = self._new_root(state, seat, mask)
         done = 0
         while done < self.simulations:
             width = min(self.wave, self.simulations - done)
@@ -128,6 +128,10 @@ class ISMCTSAgent(BatchAgent):
             done += width
         visits = np.where(mask > 0, root.visits, -1.0)
         return int(np.argmax(visits))
+
+    def _new_root(self, state: np.void, seat: int, mask: np.ndarray) -> _Node:
+        """The root of a decision's tree (a subclass may evaluate the position first)."""
+        return _Node(self.game.n_actions)
 
     def determinize(self, state: np.void, seat: int, n: int) -> np.ndarray:
         """``n`` determinizations of ``state`` for ``seat``, drawn with fresh seeds from the agent's generator."""

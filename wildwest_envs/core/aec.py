@@ -143,13 +143,7 @@ class GameAECEnv(AECEnv, EzPickle):
         if self._run_seed is None:
             self._run_seed, self._episode = int(np.random.SeedSequence().entropy % 2**63), 0
         self.states = states
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._refresh()
+        self._start_bookkeeping()
         if self._over:
             self.agent_selection = self.agents[0]
             self._finish()
@@ -186,13 +180,7 @@ class GameAECEnv(AECEnv, EzPickle):
             self._episode += 1
         self.states = self.game.init(np.array([game_seed(self._run_seed, self._episode)], np.uint64),
                                      **self.options)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._refresh()
+        self._start_bookkeeping()
         self.agent_selection = agent_name(int(self.states[0]["current"]))
 
     def observe(self, agent: str) -> dict:
@@ -265,6 +253,16 @@ class GameAECEnv(AECEnv, EzPickle):
         if not isinstance(agent, str) or agent not in self._seat:
             raise KeyError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
         return agent
+
+    def _start_bookkeeping(self) -> None:
+        """Every agent in play with no reward, termination or info yet; the mask of the current position."""
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._refresh()
 
     def _refresh(self, mask_ready: bool = False) -> None:
         """Recompute the legal mask (unless the step kernel just wrote it) and whether the game is over, once per

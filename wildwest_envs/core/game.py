@@ -185,7 +185,8 @@ class Game:
             _check_out("masks", masks, (len(states), self.n_actions), np.int8)
         out = NO_MASKS if masks is None else masks
         if not check:
-            self.step_kernel(states, np.asarray(actions, np.int64), out)
+            actions = np.asarray(actions, np.int64)
+            self.step_kernel(states, actions.reshape(1) if actions.ndim == 0 else actions, out)
             return
         actions = self._check_actions(states, actions)
         at_cap = ~states["done"] & (states["n_decisions"] >= states["max_decisions"])
@@ -480,6 +481,8 @@ class Game:
             raw = np.asarray(actions)
         except (ValueError, TypeError) as error:
             raise ValueError(f"{self.name}: actions must be an array of {len(states)} integers ({error})") from None
+        if raw.shape == () and len(states) == 1:  # one game: a numpy integer scalar or 0-d array is its action
+            raw = raw.reshape(1)
         if raw.shape != (len(states),):
             raise ValueError(f"{self.name}: expected {len(states)} actions, got shape {raw.shape}")
         if raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.integer):

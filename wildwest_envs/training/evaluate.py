@@ -1,11 +1,13 @@
 """Round-robin tournaments between agents, and the learning curve of a training run.
 
-    python -m wildwest_envs.training.evaluate --game colt_express --players 3 \\
-        --agents runs/x/model.zip heuristic random --games 1000 --out benchmarks/results/strength
-    python -m wildwest_envs.training.evaluate --learning-curve runs/colt_express_v0_3p_seed1
+    wildwest-evaluate --game colt_express --players 3 --agents pretrained heuristic random --games 1000
+    wildwest-evaluate --learning-curve runs/colt_express_v0_3p_seed1
 
-Agents are given as ``agents.registry.make_agent`` specs: ``random``,
-``heuristic``, ``mcts[:<simulations>]``, a checkpoint ``.zip`` or a run directory.
+Agents are given as ``agents.registry.make_agent`` specs (space- or
+comma-separated): ``random``, ``heuristic``, ``mcts[:<simulations>]``,
+``pretrained``, ``mcts+pretrained[:<simulations>]``, ``pretrained:<file.npz>``,
+a checkpoint ``.zip`` or a run directory. A bad spec, or a checkpoint trained
+for another game or player count, is a one-line error (exit status 2).
 
 **Seatings.** With ``k`` agents and ``N`` seats, ``seat_schedule(k, N)`` lists
 every assignment of agents to seats that uses ``min(k, N)`` different agents:

@@ -89,7 +89,7 @@ class Args:
     reward_mode: str = "win"
     """each seat's final reward: "win" (+1/-1), "rank" or "score" (see core.game)"""
     opponents: str = ""
-    """comma-separated frozen opponents (make_agent specs, e.g. runs/x/model.zip,rllib:runs/y); empty: pure self-play"""
+    """frozen opponents, space- or comma-separated make_agent specs (none: pure self-play)"""
     opponent_fraction: float = 0.5
     """share of the games in which the frozen opponents hold every seat but one"""
     checkpoint_every: int = 20
@@ -101,7 +101,7 @@ class Args:
     eval_games: int = 1000
     """games of the final evaluation against each opponent line-up"""
     eval_opponents: str = "random,heuristic"
-    """comma-separated agents the final evaluation plays against (each fills all other seats)"""
+    """agents the final evaluation plays against (each fills all other seats), space- or comma-separated"""
     run_dir: str = ""
     """output directory (default runs/rllib_<game>_<players>p_seed<seed>)"""
     address: str = ""
@@ -129,10 +129,16 @@ def parse_args(argv: list[str] | None = None) -> Args:
         if f.type in (bool, "bool"):
             parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=f.default,
                                 help=docs.get(f.name, ""))
+        elif f.name in ("opponents", "eval_opponents"):  # agent lists: space- or comma-separated, as everywhere
+            parser.add_argument(flag, dest=f.name, nargs="*", default=[f.default],
+                                help=f"{docs.get(f.name, '')} (default: {f.default!r})")
         else:
             parser.add_argument(flag, dest=f.name, type=type(f.default), default=f.default,
                                 help=f"{docs.get(f.name, '')} (default: {f.default!r})")
-    return Args(**vars(parser.parse_args(argv)))
+    given = vars(parser.parse_args(argv))
+    for name in ("opponents", "eval_opponents"):
+        given[name] = ",".join(x for item in given[name] for x in item.split(",") if x)
+    return Args(**given)
 
 
 def _field_docs() -> dict[str, str]:
