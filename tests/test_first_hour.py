@@ -245,3 +245,13 @@ def test_game_step_of_one_game_takes_a_numpy_scalar_or_0d_array(check):
     venv.step(np.array(int(np.flatnonzero(step.masks[0])[0])))
     with pytest.raises(ValueError):
         game.step(game.init_batch(2, seed=3, num_players=3), np.array(first))  # two games need two actions
+
+
+def test_rllib_train_reports_a_bad_spec_in_one_line_before_ray_starts(capsys):
+    pytest.importorskip("ray")
+    from wildwest_envs.training.rllib_train import main
+    with pytest.raises(SystemExit) as stop:
+        main(["--opponents", "heuristic", "nonsense"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rllib_train: error:") and "nonsense" in err and "\n" not in err

@@ -34,6 +34,7 @@ import inspect
 import json
 import math
 import random
+import sys
 import time
 import zlib
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from wildwest_envs.agents.registry import POLICY_PREFIX, RLLIB_PREFIX, make_agent
+from wildwest_envs.agents.registry import POLICY_PREFIX, RLLIB_PREFIX, agents_for_command, make_agent
 from wildwest_envs.agents.rllib_policy import FINAL_CHECKPOINT, MODULE_ID, RLlibPolicyAgent
 from wildwest_envs.training.evaluate import evaluate_against, summarize
 from wildwest_envs.registry import canonical_name, get_game
@@ -400,7 +401,16 @@ def _progress_line(row: dict, total: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    train(parse_args(argv))
+    """Run the command line; a bad game, agent spec or checkpoint is a one-line error before Ray starts."""
+    args = parse_args(argv)
+    try:
+        game_name = canonical_name(args.game)
+    except ValueError as error:
+        print(f"rllib_train: error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    specs = [s for s in (args.opponents + "," + args.eval_opponents).split(",") if s]
+    agents_for_command(specs, game_name, args.players, prog="rllib_train")
+    train(args)
 
 
 if __name__ == "__main__":
