@@ -171,7 +171,11 @@ def plot_ladder(results, names: list[str], path: str | Path, title: str) -> Path
 
 def main(argv: list[str] | None = None) -> str:
     """Command line: play the ladder of one game, write and print its report."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from wildwest_envs.agents.registry import SPECS
+    from wildwest_envs.registry import GAMES
+    epilog = f"games: {', '.join(g.removesuffix('_v0') for g in GAMES)}\nagent specs: {', '.join(SPECS)}"
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=epilog)
     parser.add_argument("--game", required=True, help="registered game")
     parser.add_argument("--agents", nargs="+", help="agent specs, space- or comma-separated (default: the ladder's "
                                                     "six, see above)")

@@ -551,7 +551,8 @@ def main(argv=None) -> int:
     from wildwest_envs.registry import GAMES, canonical_name, get_game
 
     args = parse_args(argv)
-    names = [canonical_name(n) for n in args.game] if args.game else list(GAMES)
+    listed = [g for item in args.game or [] for g in item.split(",") if g]  # space- or comma-separated
+    names = [canonical_name(n) for n in listed] if listed else list(GAMES)
     results = {}
     date = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     command = "python -m benchmarks.soak " + " ".join(sys.argv[1:] if argv is None else argv)

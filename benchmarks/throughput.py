@@ -218,7 +218,8 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=[], help="registered games (default: all)")
     parser.add_argument("--output", help="also write the Markdown table to this file")
     args = parser.parse_args()
-    report = run(args.seconds, args.batch_sizes, args.threads, args.games)
+    games = [g for item in args.games for g in item.split(",") if g]  # space- or comma-separated
+    report = run(args.seconds, args.batch_sizes, args.threads, games)
     print(report)
     if args.output:
         with open(args.output, "w") as f:

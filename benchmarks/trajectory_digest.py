@@ -89,7 +89,7 @@ def main(argv=None) -> int:
     from wildwest_envs.registry import canonical_name
 
     digests = {n: game_digests(n, args.games, args.seed, tuple(args.exclude_fields))
-               for n in (canonical_name(g) for g in args.game)}
+               for n in (canonical_name(g) for item in args.game for g in item.split(",") if g)}
     if args.output:
         args.output.write_text(json.dumps(digests, indent=1))
     if not args.compare:

@@ -123,7 +123,11 @@ class Args:
 
 def parse_args(argv: list[str] | None = None) -> Args:
     """The command line over the ``Args`` defaults."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from wildwest_envs.agents.registry import SPECS
+    from wildwest_envs.registry import GAMES
+    epilog = f"games: {', '.join(g.removesuffix('_v0') for g in GAMES)}\nagent specs: {', '.join(SPECS)}"
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=epilog)
     docs = _field_docs()
     for f in dataclasses.fields(Args):
         flag = f"--{f.name.rstrip('_').replace('_', '-')}"
