@@ -78,7 +78,7 @@ def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, 
                batch: int = 64) -> tuple[list, list[str], dict]:
     """Play both parts of the ladder; the results (one list), the agents' names and the timings."""
     agents = agents_for_command(specs, game_name, PLAYERS, seed, prog="benchmarks.ladder")
-    names = [_display_name(spec, agent) for spec, agent in zip(specs, agents)]
+    names = [_display_name(spec) for spec in specs]
     fast, slow = split_schedule(specs)
     timings, results = {}, []
     for part, schedule, n_games, offset in (("without search", fast, games, 0),
@@ -92,7 +92,7 @@ def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, 
     return results, names, timings
 
 
-def _display_name(spec: str, agent) -> str:
+def _display_name(spec: str) -> str:
     """A short row name: the spec, or ``ppo-default`` for the README-default checkpoint."""
     if spec.endswith("model.zip") or spec.startswith("policy:"):
         return "ppo-default"

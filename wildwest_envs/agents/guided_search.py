@@ -111,8 +111,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         """
         game = self.game
         b, n_seats = len(states), game.max_players
-        players = states["num_players"].astype(np.int64) if "num_players" in states.dtype.names \
-            else np.full(b, n_seats)
+        players = states["num_players"].astype(np.int64)  # a core field of every game's record
         rows = np.concatenate([np.arange(b), np.repeat(np.arange(b), n_seats)])
         seats = np.concatenate([actors, np.tile(np.arange(n_seats), b)])
         present = np.concatenate([np.ones(b, bool), seats[b:] < players[rows[b:]]])
