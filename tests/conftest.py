@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sys
 
 import numpy as np
 import pytest
@@ -58,18 +57,33 @@ def game(request):
     return get_game(request.param)
 
 
-def pytest_collection_finish(session):
-    """Start the bounds-checked random games in the background if they are selected (``tests/test_boundscheck.py``:
-    their compilation takes minutes, and overlaps the rest of the suite this way)."""
-    names = [item.callspec.params["name"] for item in session.items
-             if getattr(item, "originalname", "") == "test_random_games_with_numba_bounds_checking"]
-    if names:
-        from tests.test_boundscheck import start_in_background
-        start_in_background(names)
+def xdist_group_of(nodeid: str, params: dict) -> str | None:
+    """The pytest-xdist group of a test: the tests of one game share a worker, the Ray tests another.
+
+    The suite runs on two workers (``pytest -n 2 --dist loadgroup``, the README's test command). Numba compiles a
+    kernel the first time a process calls it and caches it on disk, so a game's tests on one worker compile its
+    kernels once, where two workers starting on the same game at once would both compile them. Ray's tests start
+    and stop Ray instances, one at a time; the install tests share one wheel build (a module fixture building in
+    the checkout's ``build/`` folder, which two builds at once would both write). The bounds-checked runs of a game (``tests/test_boundscheck.py``) share
+    their own build (another cache folder), so they form a group of their own.
+    """
+    path = nodeid.split("::")[0]
+    if "rllib" in path:
+        return "ray"
+    if path.endswith("test_install.py"):
+        return "install"
+    games = [name for name in GAME_NAMES if f"tests/{name.removesuffix('_v0')}/" in path
+             or any(value in (name, name.removesuffix("_v0")) for value in params.values() if isinstance(value, str))]
+    if not games:
+        return None
+    return f"boundscheck-{games[0]}" if path.endswith("test_boundscheck.py") else games[0]
 
 
-def pytest_sessionfinish(session, exitstatus):
-    """Drop background bounds-checked runs that have not started (a run cut short by ``-x`` or Ctrl-C)."""
-    module = sys.modules.get("tests.test_boundscheck")
-    if module is not None:
-        module._BACKGROUND.shutdown(wait=False, cancel_futures=True)
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the marks
+def pytest_collection_modifyitems(config, items):
+    """Mark every test with its ``xdist_group`` (``xdist_group_of``); without pytest-xdist the marks do nothing."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        group = xdist_group_of(item.nodeid, dict(callspec.params) if callspec else {})
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))

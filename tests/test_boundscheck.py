@@ -17,10 +17,9 @@ through every kernel without an index error (the loader's validation must prove
 every index in range before a kernel sees it). The checked builds go to one cache
 folder (``BOUNDSCHECK_CACHE``, kept between runs), so the two tests compile them once.
 
-Compiling every kernel with bounds checks takes minutes (it is most of these tests' time), so when the
-random-games tests are selected, ``conftest`` starts their processes in the background as soon as the tests are
-collected (``start_in_background``: one after another, on one thread each); the tests then wait for their
-results. The rest of the suite runs meanwhile on the other core.
+Compiling every kernel with bounds checks takes minutes (it is most of these tests' time). The suite's two
+pytest-xdist workers keep the tests of one game's checked build together (``conftest.xdist_group_of``), so it is
+compiled once, while the other worker runs the rest of the suite.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ import os
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -44,9 +42,6 @@ ROOT = Path(__file__).resolve().parent.parent
 BOUNDSCHECK_CACHE = Path(os.environ.get("WILDWEST_BOUNDSCHECK_CACHE",
                                         Path(tempfile.gettempdir()) / "wildwest_envs_numba_boundscheck"))
 MUTATIONS = 600  # mutated saved states loaded per game
-# known gaps of a game's saved-state validation, found by the mutation test (remove an entry when it is fixed)
-KNOWN_VALIDATION_GAPS: dict[str, str] = {}
-KNOWN_CONSISTENCY_GAPS: dict[str, str] = {}
 
 SCRIPT = """
 import sys, numpy as np
@@ -107,25 +102,11 @@ def _random_games_args(name: str) -> list[str]:
     return [SCRIPT, name, str(per_count)]
 
 
-_STARTED: dict[str, Future] = {}
-_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boundscheck")
-
-
-def start_in_background(names: list[str]) -> None:
-    """Start the bounds-checked random games of ``names``, one process after another, each on one thread (the
-    parallel builds still run), while the rest of the suite goes on; ``test_random_games_with_numba_bounds_checking``
-    takes the result."""
-    for name in names:
-        if name not in _STARTED:
-            _STARTED[name] = _BACKGROUND.submit(run_bounds_checked, _random_games_args(name), threads=1)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_random_games_with_numba_bounds_checking(name):
     """Every kernel compiled with bounds checks plays random games at every player count without an index error."""
-    started = _STARTED.pop(name, None)
-    result = started.result() if started is not None else run_bounds_checked(_random_games_args(name))
+    result = run_bounds_checked(_random_games_args(name), threads=1)  # the other worker runs meanwhile
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("ok")
 
@@ -143,8 +124,6 @@ def test_mutated_saved_states_that_load_are_safe_for_every_kernel(mutation_resul
     """Saved states mutated field by field and byte by byte: refused with a ValueError, or loaded and then run
     through every kernel (every seat, the determinizer, random moves) without an index error."""
     name, results = mutation_results
-    if name in KNOWN_VALIDATION_GAPS and results["unsafe"]:
-        pytest.xfail(KNOWN_VALIDATION_GAPS[name])
     assert results["accepted"] > 0 and results["refused"] > 0
     assert not results["unsafe"], "\n".join(results["unsafe"][:10])
 
@@ -153,6 +132,4 @@ def test_mutated_saved_states_that_load_are_safe_for_every_kernel(mutation_resul
 def test_random_moves_from_loaded_states_keep_every_invariant(mutation_results):
     """A mutated saved state that loads is consistent: random legal moves and redraws from it keep every invariant."""
     name, results = mutation_results
-    if name in KNOWN_CONSISTENCY_GAPS and results["inconsistent"]:
-        pytest.xfail(KNOWN_CONSISTENCY_GAPS[name])
     assert not results["inconsistent"], "\n".join(results["inconsistent"][:10])

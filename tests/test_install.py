@@ -10,6 +10,7 @@ the installed copy's kernels afresh would cost a minute per game.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -24,11 +25,18 @@ SCRIPTS = ("wildwest-train", "wildwest-evaluate", "wildwest-play")
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per process (a module fixture may be set up twice on an xdist worker)
 def installed(tmp_path_factory):
-    """A fresh venv holding a non-editable install of the project; returns (python, bin folder, a work dir)."""
+    """A fresh venv holding a non-editable install of the project; returns (python, bin folder, a work dir).
+
+    The project is built from a copy of its tracked and untracked sources (not from the checkout itself, whose
+    ``build/`` folder would keep what an earlier build left there)."""
     pytest.importorskip("sb3_contrib")
     base = tmp_path_factory.mktemp("install")
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "venv", "build", "dist", "runs",
+                                                                 "__pycache__", "*.egg-info", ".pytest_cache",
+                                                                 ".hypothesis"))
     env_dir = base / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
@@ -36,7 +44,7 @@ def installed(tmp_path_factory):
                           capture_output=True, text=True, check=True).stdout.strip()
     # this environment's packages, after the fresh one's own (the project must come from the fresh one)
     Path(site, "parent_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    build = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(ROOT)],
+    build = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(source)],
                            capture_output=True, text=True, timeout=600, cwd=base)
     assert build.returncode == 0, build.stderr[-2000:]
     work = base / "elsewhere"

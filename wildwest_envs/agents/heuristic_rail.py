@@ -218,10 +218,3 @@ class RailHeuristic(BatchAgent):
             if mask[e]:
                 return e
         return BASE + OFF_END_TURN
-
-
-def decode_own_steps(obs: np.ndarray) -> np.ndarray:
-    """The step ids the observer owns (from the track planes); for tests and tools."""
-    board = OBS.get(obs, "board").reshape(N_PLANES, N_HEXES)
-    return np.flatnonzero(board[P_TRACK:P_TRACK + 3].reshape(-1)[STEP_PLANE_INDEX] > 0.5)
-

@@ -107,15 +107,6 @@ def module_checkpoint(path: str | Path, module_id: str = MODULE_ID) -> Path:
                             f"wildwest_envs.training.rllib_train, an algorithm checkpoint or an RLModule directory)")
 
 
-def is_rllib_checkpoint(path: str | Path, module_id: str = MODULE_ID) -> bool:
-    """Whether ``path`` holds an RLlib checkpoint ``load`` accepts."""
-    try:
-        module_checkpoint(path, module_id)
-    except FileNotFoundError:
-        return False
-    return True
-
-
 def read_config(module_dir: str | Path) -> dict:
     """The run's ``config.json`` in the nearest folder above the module directory (up to the run's), else ``{}``."""
     for folder in Path(module_dir).resolve().parents[:CONFIG_SEARCH_DEPTH]:

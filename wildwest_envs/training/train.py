@@ -21,12 +21,13 @@ import inspect
 import json
 import math
 import random
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from wildwest_envs.registry import GAMES, canonical_name, get_game
-from wildwest_envs.training.presets import PRESETS, REFERENCE, preset_for
+from wildwest_envs.training.presets import PRESETS, REFERENCE, STAGE_PREFIX, STAGES, preset_for
 
 # torch, stable-baselines3 and the agents are imported in main(): --help answers without them
 
@@ -69,6 +70,8 @@ class Args:
     """opponent pool: agent specs (see below), space- or comma-separated"""
     imitate: str = ""
     """teacher agent to clone before PPO (e.g. "heuristic"; empty: start from a random policy)"""
+    init_from: str = ""
+    """start from a network file's policy and value ("pretrained": the shipped one; or a .npz); --imitate fits it"""
     imitation_decisions: int = 200_000
     """teacher decisions recorded for the warm start (every seat played by the teacher)"""
     imitation_epochs: int = 6
@@ -117,6 +120,12 @@ def parse_args(argv: list[str] | None = None) -> Args:
     except ValueError as error:
         parser.error(str(error))
     args = Args(**{**preset, **given})
+    try:
+        for token in [args.init_from, *args.opponents.split(",")]:
+            if token.startswith(STAGE_PREFIX):
+                preset_for(game_name, token)
+    except ValueError as error:
+        parser.error(str(error))
     for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "players", "threads"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
@@ -133,6 +142,10 @@ def _epilog() -> str:
         for game, values in table.items():
             shown = ", ".join(f"{k}={v}" for k, v in values.items()) or "the defaults above"
             lines.append(f"  --preset {label} --game {game.removesuffix('_v0')}: {shown}")
+    for game, stages in STAGES.items():
+        for name, values in stages.items():
+            shown = ", ".join(f"{k}={v}" for k, v in values.items())
+            lines.append(f"  --preset {STAGE_PREFIX}{name} --game {game.removesuffix('_v0')} (an earlier stage): {shown}")
     return "\n".join(lines)
 
 
@@ -158,6 +171,53 @@ def warm_start(model, game, game_name: str, args: Args, run_dir: Path) -> None:
                                                        indent=1))
     print(f"warm start from {args.imitate}: held-out accuracy {metrics['accuracy']:.1%}, "
           f"value MSE {metrics['value_mse']:.3f}")
+
+
+def initial_network(args: Args, game_name: str, source: str):
+    """The network ``source`` names, checked to fit the run: its weights (policy and value) start PPO.
+
+    ``source`` (``args.init_from`` with an earlier stage resolved to its file) is ``"pretrained"`` (the network
+    shipped for the game at ``args.players``) or a path written by ``agents.pretrained.export_pretrained``, such as
+    a run's ``pretrained.npz``: fine-tuning a trained network.
+    With ``--imitate`` too, the warm start then fits these weights to the teacher (expert iteration: a search
+    guided by this network as the teacher of its next version). A missing or foreign file, or another network
+    than ``args.policy`` / ``args.net_arch``, is one line on stderr and exit status 2, before anything is written.
+    """
+    from wildwest_envs.agents import pretrained
+    path = pretrained.shipped_path(game_name, args.players) if source == "pretrained" else Path(source)
+    try:
+        network = pretrained.load_pretrained(path, game_name, args.players)
+        arch = [int(x) for x in args.net_arch.split(",")]
+        if (network.config["network"], network.config["net_arch"]) != (args.policy, arch):
+            raise ValueError(f"{path} holds a {network.config['network']} network of layers "
+                             f"{network.config['net_arch']}, this run builds {args.policy} {arch} (set --policy "
+                             f"and --net-arch to match)")
+    except (FileNotFoundError, ValueError) as error:
+        print(f"wildwest-train: error: --init-from: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return network
+
+
+def stage_paths(args: Args, run_dir: Path) -> dict[str, Path]:
+    """The earlier stages ``args`` names (``stage:<name>`` in ``init_from`` or ``opponents``) and their networks.
+
+    A recipe in several stages (``training.presets.STAGES``) trains each earlier stage in
+    ``run_dir/stages/<name>/`` with ``--preset stage:<name>`` and the same seed and player count; its
+    ``pretrained.npz`` is then the network ``stage:<name>`` stands for. Returns ``{token: that file}``.
+    """
+    tokens = [t for t in [args.init_from, *args.opponents.split(",")] if t.startswith(STAGE_PREFIX)]
+    return {t: run_dir / "stages" / t.removeprefix(STAGE_PREFIX) / "pretrained.npz" for t in dict.fromkeys(tokens)}
+
+
+def train_stages(args: Args, stages: dict[str, Path]) -> None:
+    """Train every stage of ``stages`` (``stage_paths``) whose network is not there yet; a finished one is kept."""
+    for token, network in stages.items():
+        if network.is_file():
+            print(f"{token}: reusing {network}")
+            continue
+        print(f"{token}: training {network.parent} first")
+        main(["--game", args.game, "--players", str(args.players), "--seed", str(args.seed), "--preset", token,
+              "--run-dir", str(network.parent), "--overwrite"])
 
 
 def recipe_command(args: Args) -> str:
@@ -269,23 +329,29 @@ def main(argv: list[str] | None = None) -> None:
               f"n_steps x num_envs = {args.n_steps * args.num_envs:,} decisions")
         args = dataclasses.replace(args, total_timesteps=total)
 
-    # ---- seeding ----
+    # ---- env and opponents (a bad spec or option fails here, before anything is written) ----
+    run_dir = Path(args.run_dir or f"runs/{game_name}_{args.players}p_seed{args.seed}")
+    stages = stage_paths(args, run_dir)
+    opponent_specs = [f"pretrained:{stages[s]}" if s in stages else s for s in args.opponents.split(",")]
+    eval_specs = args.eval_opponents.split(",")
+    agents_for_command([s for s in args.opponents.split(",") if s not in stages] + eval_specs
+                       + ([args.imitate] if args.imitate else []), game_name, args.players, prog="wildwest-train")
+    init_source = str(stages.get(args.init_from, args.init_from)) if args.init_from and not args.resume else ""
+    if init_source and args.init_from not in stages:
+        initial_network(args, game_name, init_source)
+    if not args.resume:
+        prepare_run_dir(run_dir, args.overwrite)
+    train_stages(args, stages)
+    initial = initial_network(args, game_name, init_source) if init_source else None
+    pool = OpponentPool(agents_for_command(opponent_specs, game_name, args.players, args.seed, prog="wildwest-train"))
+    env = SelfPlayVecEnv(game, args.num_envs, pool, seed=args.seed, reward_mode=args.reward_mode,
+                         num_players=args.players)
+
+    # ---- seeding (after the earlier stages, which train in this process; nothing above draws from these) ----
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-
-    # ---- env and opponents (a bad spec or option fails here, before anything is written) ----
-    pool = OpponentPool(agents_for_command(args.opponents.split(","), game_name, args.players, args.seed,
-                                           prog="wildwest-train"))
-    eval_specs = args.eval_opponents.split(",")
-    agents_for_command(eval_specs + ([args.imitate] if args.imitate else []), game_name, args.players,
-                       prog="wildwest-train")
-    env = SelfPlayVecEnv(game, args.num_envs, pool, seed=args.seed, reward_mode=args.reward_mode,
-                         num_players=args.players)
-    run_dir = Path(args.run_dir or f"runs/{game_name}_{args.players}p_seed{args.seed}")
-    if not args.resume:
-        prepare_run_dir(run_dir, args.overwrite)
     config = dict(dataclasses.asdict(args), game=game_name, num_players=args.players)
     (run_dir / "config.json").write_text(json.dumps(config, indent=1))
 
@@ -304,6 +370,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.resume and earlier_progress.is_file():  # SB3's logger starts the file afresh: keep the rows so far
         earlier_progress = earlier_progress.rename(run_dir / "progress_before_resume.csv")
     model.set_logger(configure(str(run_dir), ["csv", "tensorboard"]))
+    if initial is not None:
+        model.policy.load_state_dict(initial.policy.state_dict())
+        print(f"initialised from {args.init_from}")
     if args.imitate and not args.resume:
         warm_start(model, game, game_name, args, run_dir)
 
