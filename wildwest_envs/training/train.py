@@ -337,12 +337,12 @@ def main(argv: list[str] | None = None) -> None:
     agents_for_command([s for s in args.opponents.split(",") if s not in stages] + eval_specs
                        + ([args.imitate] if args.imitate else []), game_name, args.players, prog="wildwest-train")
     init_source = str(stages.get(args.init_from, args.init_from)) if args.init_from and not args.resume else ""
-    if init_source and args.init_from not in stages:
-        initial_network(args, game_name, init_source)
+    initial = initial_network(args, game_name, init_source) if init_source and args.init_from not in stages else None
     if not args.resume:
         prepare_run_dir(run_dir, args.overwrite)
     train_stages(args, stages)
-    initial = initial_network(args, game_name, init_source) if init_source else None
+    if init_source and initial is None:  # an earlier stage's network: there only now
+        initial = initial_network(args, game_name, init_source)
     pool = OpponentPool(agents_for_command(opponent_specs, game_name, args.players, args.seed, prog="wildwest-train"))
     env = SelfPlayVecEnv(game, args.num_envs, pool, seed=args.seed, reward_mode=args.reward_mode,
                          num_players=args.players)
