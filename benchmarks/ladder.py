@@ -10,7 +10,7 @@ with a warning when that run is missing), ``pretrained`` and
 ``mcts+pretrained:<S>`` (``S`` = ``--simulations``, default 200).
 
 **Seatings.** One round robin over every ordered choice of 3 different agents
-(``training.evaluate.seat_schedule``), in two parts so that the slow search
+(``training.tournament.seat_schedule``), in two parts so that the slow search
 agents do not decide how many games the fast ones get:
 
 * the seatings without a search agent, ``--games`` games (default 2,400, a
@@ -42,8 +42,9 @@ import numpy as np
 
 from wildwest_envs.agents.registry import agents_for_command
 from wildwest_envs.registry import canonical_name
-from wildwest_envs.training.evaluate import (head_to_head, markdown_table, play_matches, seat_schedule, summarize,
-                                             wilson_interval)
+from wildwest_envs.training.report import markdown_table, save_figure, win_rate_bars
+from wildwest_envs.training.stats import head_to_head, summarize, wilson_interval
+from wildwest_envs.training.tournament import play_matches, seat_schedule
 
 PLAYERS = 3  # the ladder's player count (the shipped networks' count)
 SEARCH_STEMS = ("mcts", "mcts+pretrained")  # specs whose agents search (slow): played in the second part
@@ -141,9 +142,8 @@ def plot_ladder(results, names: list[str], path: str | Path, title: str) -> Path
     fig = Figure(figsize=(15, 4.8))
     left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1, 1.2]})
     x = np.arange(len(stats))
-    rates = np.array([s.win_rate for s in stats])
-    intervals = np.array([s.interval for s in stats]).reshape(-1, 2)
-    left.bar(x, rates, yerr=np.maximum([rates - intervals[:, 0], intervals[:, 1] - rates], 0), capsize=5)
+    rates, errors = win_rate_bars(stats)
+    left.bar(x, rates, yerr=errors, capsize=5)
     left.axhline(1 / PLAYERS, ls="--", color="grey", label="equal agents")
     left.set(xticks=x, ylim=(0, 1), ylabel="win rate per seat (95% CI)", title="win rate")
     left.set_xticklabels([s.name for s in stats], rotation=30, ha="right", fontsize=8)
@@ -161,12 +161,7 @@ def plot_ladder(results, names: list[str], path: str | Path, title: str) -> Path
     right.set_xticklabels(distinct, rotation=30, ha="right", fontsize=8)
     right.set_yticklabels(distinct, fontsize=8)
     fig.colorbar(image, ax=right, fraction=0.046)
-    fig.suptitle(title)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    return path
+    return save_figure(fig, path, title, dpi=110)
 
 
 def main(argv: list[str] | None = None) -> str:

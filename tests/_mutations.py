@@ -31,12 +31,11 @@ def exercise(game, states: np.ndarray) -> None:
     masks = game.legal_mask(states)
     for seat in range(int(states["num_players"][0])):
         game.observe(states, seat)
-        if game.resample_hidden_fn is not None:
-            redrawn = game.resample_hidden(states, seat, 1)
-            game.validate(redrawn)
-            if game.invariant_violations(redrawn):
-                raise Inconsistent(f"a redraw for seat {seat} breaks an invariant: "
-                                   f"{game.invariant_violations(redrawn)}")
+        redrawn = game.resample_hidden(states, seat, 1)
+        game.validate(redrawn)
+        if game.invariant_violations(redrawn):
+            raise Inconsistent(f"a redraw for seat {seat} breaks an invariant: "
+                               f"{game.invariant_violations(redrawn)}")
     game.returns(states)
     game.render_ansi(states[0])
     assert game.from_json(game.to_json(states[0])).tobytes() == states.tobytes()

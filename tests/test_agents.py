@@ -99,7 +99,8 @@ def test_mcts_is_deterministic_and_blind_to_hidden_state():
 
 
 def test_mcts_needs_a_determinizer_and_states():
-    """A game without ``resample_hidden_fn`` is refused; ``act_batch`` without states is refused."""
+    """A game of imperfect information without ``resample_hidden_fn`` cannot be bound (so no search runs on it);
+    ``act_batch`` without states is refused."""
     with pytest.raises(ValueError, match="resample_hidden_fn"):
         ISMCTSAgent(dataclasses.replace(GAME, resample_hidden_fn=None))
     states = _live_states(3, False, n=2)

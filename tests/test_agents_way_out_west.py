@@ -82,7 +82,7 @@ def test_heuristic_drops_out_of_auctions_and_builds_when_it_pays():
 @pytest.mark.slow
 def test_heuristic_beats_two_random_players():
     """Heuristic against two random agents, 3 players, 60 games over all seats: well above the 1/3 share."""
-    from wildwest_envs.training.evaluate import evaluate_against
+    from wildwest_envs.training.tournament import evaluate_against
 
     _, results = evaluate_against("way_out_west", 3, WayOutWestHeuristic(0), [RandomAgent(1), RandomAgent(2)],
                                   60, seed=11)

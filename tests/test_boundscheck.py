@@ -64,10 +64,9 @@ for n in range(game.min_players, game.max_players + 1):
                 live = states[~game.finished(states)][:SMALL_BATCH]
                 if len(live):
                     game.scores(live); game.returns(live)
-                    if game.resample_hidden_fn is not None:
-                        redrawn = game.resample_hidden(live, t % n, t)
-                        assert not game.invariant_violations(redrawn)
-                        game.legal_mask(redrawn); game.observe(redrawn, t % n)
+                    redrawn = game.resample_hidden(live, t % n, t)
+                    assert not game.invariant_violations(redrawn)
+                    game.legal_mask(redrawn); game.observe(redrawn, t % n)
                     game.reseed(live, t)
                     game.legal_mask(live)
                     game.from_json(game.to_json(live[0]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -232,6 +233,64 @@ def test_action_strings_round_trip(name):
         play_random(game, states, stride, seed=_)
     with pytest.raises(ValueError, match="no action named"):
         game.string_to_action(states[0], "dance a jig")
+
+
+def _shouted(text: str) -> str:
+    """``text`` upper-cased, with surrounding whitespace and its spaces doubled."""
+    return " \t" + text.upper().replace(" ", "  ") + "\n "
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_action_names_match_ignoring_case_and_spacing(name):
+    """A name typed in another case, with extra spaces around and inside, finds its action.
+
+    Where two actions of a state differ only by case or spacing, such a text is an ambiguity error instead.
+    """
+    game = get_game(name)
+    states = game.init_batch(4, 3)
+    stride = max(7, int(random_game_length(name)[0]) // 6)
+    checked = 0
+    for step in range(6):
+        masks = game.legal_mask(states)
+        for b in np.flatnonzero(~game.finished(states)):
+            names = [game.action_to_string(states[b], a) for a in range(game.n_actions)]
+            folded = [" ".join(text.split()).lower() for text in names]
+            for action in np.flatnonzero(masks[b])[:5]:
+                text = _shouted(names[action])
+                if text in names:  # typed exactly as another action's name: that one wins
+                    assert game.string_to_action(states[b], text) == names.index(text)
+                elif folded.count(folded[action]) == 1:
+                    assert game.string_to_action(states[b], text) == action
+                    assert game.string_to_action(states[b:b + 1], names[action].lower().strip()) == action
+                    checked += 1
+                else:
+                    with pytest.raises(ValueError, match="ambiguous"):
+                        game.string_to_action(states[b], text)
+        play_random(game, states, stride, seed=step)
+    assert checked > 0
+    with pytest.raises(ValueError, match="no action named 'DANCE  A JIG'; legal actions"):
+        game.string_to_action(states[0], "DANCE  A JIG")
+
+
+def test_exact_action_name_wins_over_a_case_insensitive_one_and_ties_are_errors():
+    """Exact names first; a text that matches two names only when case and spacing are ignored is an error."""
+    game = get_game("colt_express")
+    special = {0: "Pass", 1: "pass", 2: "take  the Gold"}
+
+    def names(state, action: int) -> str:
+        return special.get(action, game.action_to_string_fn(state, action))
+
+    renamed = dataclasses.replace(game, action_to_string_fn=names)
+    state = renamed.init_batch(1, 5)[0]
+    assert renamed.string_to_action(state, "Pass") == 0
+    assert renamed.string_to_action(state, "pass") == 1
+    assert renamed.string_to_action(state, "take  the Gold") == 2
+    assert renamed.string_to_action(state, " TAKE THE gold ") == 2
+    for text in ("PASS", " pass ", "pass\t"):
+        with pytest.raises(ValueError, match=r"ambiguous: it matches \['Pass', 'pass'\]"):
+            renamed.string_to_action(state, text)
+    with pytest.raises(ValueError, match="no action named 'pas'"):
+        renamed.string_to_action(state, "pas")
 
 
 # ---- rewards ---------------------------------------------------------------------------------

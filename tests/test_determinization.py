@@ -44,7 +44,10 @@ PER_COUNT = 12  # random positions per player count
 
 
 def _has_determinizer(name: str) -> bool:
-    return get_game(name).resample_hidden_fn is not None
+    """A game of imperfect information brings its own determinizer; one of perfect information needs none
+    (``Game.resample_hidden`` reseeds copies)."""
+    game = get_game(name)
+    return game.resample_hidden_fn is not None or game.information == "perfect"
 
 
 WITH_DETERMINIZER = [n for n in GAME_NAMES if _has_determinizer(n)]
@@ -52,10 +55,10 @@ WITH_DETERMINIZER = [n for n in GAME_NAMES if _has_determinizer(n)]
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_every_registered_game_has_a_determinizer(name):
-    """Search agents need ``resample_hidden_fn``; every registered game provides one."""
+    """Search agents need ``resample_hidden``; every registered game supports it."""
     assert _has_determinizer(name), (
-        f"{name} has no resample_hidden_fn: give its Game a determinizer (a reseed-only one if its only "
-        f"hidden information is future chance), so that ISMCTS and the tests below cover it")
+        f"{name} has no resample_hidden_fn: give its Game a determinizer (or declare it of perfect information "
+        f"if its only hidden information is future chance), so that ISMCTS and the tests below cover it")
 
 
 @pytest.fixture(scope="module", params=WITH_DETERMINIZER)
@@ -146,7 +149,7 @@ def test_mcts_plays_every_game_through_its_determinizer(name):
 
     def spy(states, seats, seeds):
         calls.append(len(states))
-        return game.resample_hidden_fn(states, seats, seeds)
+        return game.resample_hidden(states, seats, seeds)
 
     agent = ISMCTSAgent(dataclasses.replace(game, resample_hidden_fn=spy), simulations=8, wave=4, seed=1)
     states = _decision_positions(game)

@@ -13,9 +13,10 @@ from wildwest_envs.agents import registry as agent_registry
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.human import HumanAgent
 from wildwest_envs.agents.registry import make_agent
-from wildwest_envs.training import evaluate
-from wildwest_envs.training.evaluate import GameResult, focal_schedule, openskill_ratings, seat_schedule, summarize, \
-    wilson_interval
+from wildwest_envs.training.report import plot_learning_curve
+from wildwest_envs.training.stats import head_to_head, openskill_ratings, summarize, wilson_interval
+from wildwest_envs.training.tournament import GameResult, evaluate_against, focal_schedule, play_matches, seat_ranks, \
+    seat_schedule, tournament
 from wildwest_envs.registry import GAMES, get_game
 
 GAME_NAME = next(iter(GAMES))  # the tests need one registered game; the first is enough
@@ -67,8 +68,8 @@ def test_focal_schedule_puts_the_focal_agent_once_in_every_seat():
 def test_tiny_tournament_random_vs_random(tmp_path):
     """2 random agents, 3 players, 60 games: balanced seats, wins add up to the games, files written."""
     out = tmp_path / "strength"
-    markdown, results = evaluate.tournament(GAME_NAME, 3, [RandomAgent(1), RandomAgent(2)], 60, seed=0, batch=32,
-                                            out=out, progress=False)
+    markdown, results = tournament(GAME_NAME, 3, [RandomAgent(1), RandomAgent(2)], 60, seed=0, batch=32, out=out,
+                                   progress=False)
     finished = [r for r in results if not r.truncated]
     stats = summarize(results, ["random", "random#2"])
     assert len(results) == 60 and [r.index for r in results] == list(range(60))
@@ -78,7 +79,7 @@ def test_tiny_tournament_random_vs_random(tmp_path):
         lo, hi = s.interval
         assert 0.1 < s.win_rate < 0.6 and lo <= s.win_rate <= hi
         assert 1 <= s.mean_rank <= 3
-    _, points, meetings = evaluate.head_to_head(results, ["random", "random#2"])
+    _, points, meetings = head_to_head(results, ["random", "random#2"])
     assert points[0, 1] + points[1, 0] == pytest.approx(meetings[0, 1]) and meetings[0, 1] == meetings[1, 0] > 0
     assert "| random#2 |" in markdown
     assert out.with_name("strength.md").read_text() == markdown
@@ -88,8 +89,7 @@ def test_tiny_tournament_random_vs_random(tmp_path):
 def test_play_matches_is_reproducible_and_seeded():
     """The same seed replays the same games; another seed deals others."""
     def run(seed):
-        return evaluate.play_matches(GAME_NAME, [RandomAgent(1), RandomAgent(2)], 3, 6, seed, batch=4,
-                                     progress=False)
+        return play_matches(GAME_NAME, [RandomAgent(1), RandomAgent(2)], 3, 6, seed, batch=4, progress=False)
     first, again, other = run(5), run(5), run(6)
     assert first == again
     assert [r.scores for r in first] != [r.scores for r in other]
@@ -102,7 +102,7 @@ def test_seat_ranks_agree_with_the_game_winners():
     while not (states["done"] | game.truncated(states)).all():
         game.step(states, agent.act_batch(None, np.maximum(game.legal_mask(states), states["done"][:, None])),
                   check=False)
-    ranks = evaluate.seat_ranks(game, states)
+    ranks = seat_ranks(game, states)
     np.testing.assert_array_equal(ranks == 1, game.winners(states)[:, :4])
     rank_reward = game.returns(states, "rank")[:, :4]  # (beaten - beating) / (N - 1): the order must agree
     for b in range(4):
@@ -120,12 +120,11 @@ class _IllegalAgent(RandomAgent):
 
 def test_an_illegal_agent_action_is_an_error():
     with pytest.raises(ValueError, match="cheater chose illegal action 10000"):
-        evaluate.play_matches(GAME_NAME, [_IllegalAgent(), RandomAgent(1)], 3, 2, progress=False)
+        play_matches(GAME_NAME, [_IllegalAgent(), RandomAgent(1)], 3, 2, progress=False)
 
 
 def test_evaluate_against_pools_copies_of_one_opponent():
-    table, results = evaluate.evaluate_against(GAME_NAME, 3, RandomAgent(0), [RandomAgent(1), RandomAgent(2)], 6,
-                                               seed=0)
+    table, results = evaluate_against(GAME_NAME, 3, RandomAgent(0), [RandomAgent(1), RandomAgent(2)], 6, seed=0)
     assert all(r.seating.count(0) == 1 for r in results)
     assert "random (evaluated)" in table and table.count("| random |") == 1
 
@@ -165,14 +164,14 @@ def test_learning_curve_plot_from_progress_csv(tmp_path):
         "time/total_timesteps,rollout/ep_rew_mean,selfplay/win_rate\n64,-0.5,\n128,-0.2,0.3\n192,0.1,0.4\n")
     (tmp_path / "config.json").write_text(json.dumps({"game": GAME_NAME, "num_players": 3}))
     copy = tmp_path / "copy" / "curve.png"
-    path = evaluate.plot_learning_curve(tmp_path, copy)
+    path = plot_learning_curve(tmp_path, copy)
     assert path == tmp_path / "learning_curve.png" and path.stat().st_size > 0 and copy.is_file()
 
 
 def test_learning_curve_without_known_columns_is_an_error(tmp_path):
     (tmp_path / "progress.csv").write_text("time/total_timesteps,train/loss\n64,1.0\n")
     with pytest.raises(ValueError, match="selfplay/win_rate"):
-        evaluate.plot_learning_curve(tmp_path)
+        plot_learning_curve(tmp_path)
 
 
 # ---- agent specs ---------------------------------------------------------------------------------

@@ -173,7 +173,7 @@ def test_rendering_rail_keeps_the_matplotlib_backend():
 
 
 def test_learning_curve_of_a_run_without_finished_games_is_a_clear_error(tmp_path):
-    from wildwest_envs.training.evaluate import plot_learning_curve
+    from wildwest_envs.training.report import plot_learning_curve
     (tmp_path / "progress.csv").write_text("time/total_timesteps,train/loss\n64,0.5\n")
     (tmp_path / "config.json").write_text(json.dumps({"game": "colt_express_v0"}))
     with pytest.raises(ValueError, match="needs"):

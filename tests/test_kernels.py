@@ -1,4 +1,5 @@
-"""Helpers of the batch kernels: ``core.kernels.borrowed`` and the chunked search of ``core.sampling.sample_legal``."""
+"""Helpers of the batch kernels: ``rail.intrinsics.borrowed`` and the chunked search of
+``core.sampling.sample_legal``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 from numba import njit, prange
 from numba.core.errors import TypingError
 
-from wildwest_envs.core.kernels import borrowed, lowest_bit, prefetch
+from wildwest_envs.core.kernels import lowest_bit
+from wildwest_envs.rail.intrinsics import borrowed, prefetch
 from wildwest_envs.core.rng import _mix_py
 from wildwest_envs.core.sampling import sample_legal
 

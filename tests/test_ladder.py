@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from benchmarks import ladder  # noqa: E402
-from wildwest_envs.training.evaluate import seat_schedule  # noqa: E402
+from wildwest_envs.training.tournament import seat_schedule  # noqa: E402
 
 SPECS = ["random", "heuristic", "mcts:4", "pretrained", "mcts+pretrained:4"]
 

@@ -13,7 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from wildwest_envs.colt_express import rules
-from wildwest_envs.colt_express.data import MAX_BANDITS, MAX_CARS, N_ACTIONS, RANDOM
+from wildwest_envs.colt_express.data import N_ACTIONS
+from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import STATE_DTYPE
 from wildwest_envs.core.rng import game_seeds
 
@@ -25,8 +26,8 @@ CONFIG_IDS = [f"{n}p-{'expert' if e else 'standard'}" for n, e in CONFIGS]
 def new_games(num_players: int, expert: bool, n_games: int, seed: int) -> np.ndarray:
     """Freshly initialised games with random characters and carriages (§3.5)."""
     states = np.zeros(n_games, dtype=STATE_DTYPE)
-    rules.init(states, game_seeds(seed, n_games), num_players, expert, True, 700,
-               np.full(MAX_BANDITS, RANDOM, np.int8), np.full(MAX_CARS - 1, RANDOM, np.int8))
+    rules.init(states, game_seeds(seed, n_games), kernel_options(parse_options(num_players=num_players,
+                                                                               expert=expert)))
     return states
 
 

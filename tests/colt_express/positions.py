@@ -11,27 +11,30 @@ from __future__ import annotations
 import numpy as np
 
 from wildwest_envs.colt_express import rules
-from wildwest_envs.colt_express.data import (A_DRAW, A_KEEP_REST, DEC_KEEP, DEC_PLAN, IN, MAX_BANDITS, MAX_CARS,
-                                             N_ACTIONS, N_LOCATIONS, N_PURSES, PURSE_IN_BOX, PURSE_ON_BANDIT,
-                                             RANDOM, ROUND_CARD_TURNS, TURN_NONE, TURN_SPEEDUP, TURN_SWITCH)
+from wildwest_envs.colt_express.data import (A_DRAW, A_KEEP_REST, DEC_KEEP, DEC_PLAN, IN, N_ACTIONS, N_LOCATIONS,
+                                             N_PURSES, PURSE_IN_BOX, PURSE_ON_BANDIT, ROUND_CARD_TURNS, TURN_NONE,
+                                             TURN_SPEEDUP, TURN_SWITCH)
+from wildwest_envs.colt_express.data import OPT_EXPERT
+from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
 
 BRIDGE_SMALL = 6  # "Bridge" round card, 2-4 players, no event (§2.6)
 BRIDGE_LARGE = 13  # "Bridge" round card, 5-6 players, no event
 
 
-def position(num_players: int = 3, seed: int = 0, expert: bool = False, auto_resolve: bool = True,
+def position(num_players: int = 3, seed: int = 0, expert: bool | None = None, auto_resolve: bool = True,
              characters=None, carriages=None, max_decisions: int = 700, **overrides) -> np.ndarray:
-    """A fresh game (batch of one) after ``init``, then ``states[0][field] = value`` for each override."""
-    chars = np.full(MAX_BANDITS, RANDOM, dtype=np.int8)
-    if characters is not None:
-        chars[:len(characters)] = characters
-    cars = np.full(MAX_CARS - 1, RANDOM, dtype=np.int8)
-    if carriages is not None:
-        cars[:len(carriages)] = carriages
+    """A fresh game (batch of one) after ``init``, then ``states[0][field] = value`` for each override.
+
+    The options are checked as ``env`` checks them, except ``expert``, which reaches the kernel as given
+    (default: the rules' default, on with 2 players only), so that a test can show the kernel's own §3.3 rule
+    (two players always play expert) with ``expert=False``."""
+    vector = kernel_options(parse_options(num_players=num_players, auto_forced=auto_resolve, characters=characters,
+                                          carriages=carriages, max_decisions=max_decisions))
+    if expert is not None:
+        vector[OPT_EXPERT] = expert
     states = np.zeros(1, dtype=STATE_DTYPE)
-    rules.init(states, np.array([seed], dtype=np.uint64), num_players, expert, auto_resolve, max_decisions,
-               chars, cars)
+    rules.init(states, np.array([seed], dtype=np.uint64), vector)
     for name, value in overrides.items():
         states[0][name] = value
     return states

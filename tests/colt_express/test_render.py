@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from wildwest_envs.colt_express import data as D
-from wildwest_envs.colt_express.render import (action_to_string, render_ansi, render_rgb,
-                                               string_to_action)
+from wildwest_envs.colt_express.game import GAME
+from wildwest_envs.colt_express.names import action_to_string
+from wildwest_envs.colt_express.render import render_ansi, render_rgb
+from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
 
 HAS_RULES = importlib.util.find_spec("wildwest_envs.colt_express.rules") is not None
@@ -143,9 +145,9 @@ def test_string_to_action_inverts_action_to_string():
     """Every name maps back to its id; an unknown name raises ValueError."""
     states = at_decision(position(3), D.DEC_PUNCH_LOOT, 1)
     for action in range(D.N_ACTIONS):
-        assert string_to_action(states, action_to_string(states, action)) == action
+        assert GAME.string_to_action(states, action_to_string(states, action)) == action
     with pytest.raises(ValueError):
-        string_to_action(states, "dance")
+        GAME.string_to_action(states, "dance")
     with pytest.raises(ValueError):
         action_to_string(states, D.N_ACTIONS)
 
@@ -260,8 +262,7 @@ def _random_play(n: int, seed: int, expert: bool, check) -> None:
     from wildwest_envs.colt_express import rules
 
     states = np.zeros(1, STATE_DTYPE)
-    no_choice = np.full(D.MAX_BANDITS, D.RANDOM, np.int8)
-    rules.init(states, np.array([seed], np.uint64), n, expert, True, D.MAX_DECISIONS, no_choice, no_choice)
+    rules.init(states, np.array([seed], np.uint64), kernel_options(parse_options(num_players=n, expert=expert)))
     rng = np.random.default_rng(seed)
     mask = np.zeros((1, D.N_ACTIONS), np.int8)
     while not states[0]["done"] and states[0]["n_decisions"] < states[0]["max_decisions"]:
@@ -300,7 +301,7 @@ def test_random_games_name_render_and_stay_unchanged(n, expert):
         names = all_names(states)
         assert len(set(names)) == D.N_ACTIONS, names
         for action in np.flatnonzero(mask):
-            assert string_to_action(states, names[action]) == action
+            assert GAME.string_to_action(states, names[action]) == action
         text = render_ansi(states)
         if not states[0]["done"]:
             assert text == render_ansi(_scramble_hidden(states))

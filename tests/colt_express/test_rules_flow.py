@@ -13,8 +13,8 @@ import pytest
 from tests.colt_express.positions import empty_train, legal_actions, place, play, position, stealin
 from wildwest_envs.colt_express import rules
 from wildwest_envs.colt_express.data import (A_CAR, A_DRAW, DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, DOC, GHOST,
-                                             IN, MAX_BANDITS, MAX_CARS, MAX_DECISIONS, MOVE, N_ACTIONS, RANDOM,
-                                             ROOF, TUCO, CHEYENNE)
+                                             IN, MAX_DECISIONS, MOVE, N_ACTIONS, ROOF, TUCO, CHEYENNE)
+from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
 
 N_RANDOM_GAMES = 2000
@@ -77,22 +77,18 @@ def test_s4_1_finished_game_has_no_legal_action_and_ignores_steps():
 
 def test_s3_init_sets_every_field_of_a_reused_record():
     """§3: init gives the same record whatever bytes the array held before (auto-reset reuses records)."""
-    chars = np.full(MAX_BANDITS, RANDOM, dtype=np.int8)
-    cars = np.full(MAX_CARS - 1, RANDOM, dtype=np.int8)
     seeds = np.arange(4, dtype=np.uint64)
     clean = np.zeros(4, dtype=STATE_DTYPE)
     dirty = np.frombuffer(np.random.default_rng(0).bytes(4 * STATE_DTYPE.itemsize), dtype=STATE_DTYPE).copy()
     for states in (clean, dirty):
-        rules.init(states, seeds, 4, True, True, 700, chars, cars)
+        rules.init(states, seeds, kernel_options(parse_options(num_players=4, expert=True)))
     assert clean.tobytes() == dirty.tobytes()
 
 
 def _random_games(n: int, expert: bool, n_games: int, seed: int, auto_resolve: bool = True) -> np.ndarray:
-    chars = np.full(MAX_BANDITS, RANDOM, dtype=np.int8)
-    cars = np.full(MAX_CARS - 1, RANDOM, dtype=np.int8)
     states = np.zeros(n_games, dtype=STATE_DTYPE)
-    rules.init(states, np.arange(n_games, dtype=np.uint64) + np.uint64(seed << 32), n, expert, auto_resolve,
-               MAX_DECISIONS, chars, cars)
+    rules.init(states, np.arange(n_games, dtype=np.uint64) + np.uint64(seed << 32),
+               kernel_options(parse_options(num_players=n, expert=expert, auto_forced=auto_resolve)))
     masks = np.zeros((n_games, N_ACTIONS), dtype=np.int8)
     rng = np.random.default_rng(seed)
     for _ in range(MAX_DECISIONS):
@@ -133,12 +129,13 @@ _REPLAY = textwrap.dedent("""
     import sys, numpy as np
     from wildwest_envs.colt_express import rules
     from wildwest_envs.colt_express.state import STATE_DTYPE
-    from wildwest_envs.colt_express.data import N_ACTIONS, RANDOM
+    from wildwest_envs.colt_express.data import N_ACTIONS
+    from wildwest_envs.colt_express.options import kernel_options, parse_options
     out = []
     for n, expert in ((2, True), (4, False), (5, True)):
         states = np.zeros(2, dtype=STATE_DTYPE)
-        none = np.full(6, RANDOM, dtype=np.int8)
-        rules.init(states, np.array([11, 12], dtype=np.uint64), n, expert, True, 700, none, none)
+        rules.init(states, np.array([11, 12], dtype=np.uint64), kernel_options(parse_options(num_players=n,
+                                                                                              expert=expert)))
         mask = np.zeros((2, N_ACTIONS), dtype=np.int8)
         rng = np.random.default_rng(n)
         while not states["done"].all():

@@ -110,15 +110,15 @@ def test_unused_build_points_are_lost():
 
 
 def test_end_turn_is_forced_when_nothing_is_affordable():
-    """§6.2, §11.4: with no affordable step, auto_forced_actions ends the turn without asking."""
+    """§6.2, §11.4: with no affordable step, auto_forced ends the turn without asking."""
     s = position({"start": {"0": 63, "1": 63, "2": 63}, "turn": {"seat": 0, "bp": 1}})
     play(s, step_id(CHICAGO, (29, 10)))  # 1 BP spent, nothing left: END_TURN applied automatically
     assert s[0]["builder"] != 0
 
 
-def test_end_turn_is_shown_without_auto_forced_actions():
-    """§11.4: with auto_forced_actions off, a single legal END_TURN is shown to the player."""
-    s = position({"options": {"auto_forced_actions": False}, "start": {"0": 63}, "turn": {"seat": 0, "bp": 1}})
+def test_end_turn_is_shown_without_auto_forced():
+    """§11.4: with auto_forced off, a single legal END_TURN is shown to the player."""
+    s = position({"options": {"auto_forced": False}, "start": {"0": 63}, "turn": {"seat": 0, "bp": 1}})
     play(s, step_id(CHICAGO, (29, 10)))
     assert s[0]["builder"] == 0 and legal(s) == [END_TURN]
 

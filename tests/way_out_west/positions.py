@@ -17,7 +17,7 @@ from wildwest_envs.way_out_west.data import (A_BOX, A_PASS, A_TOWN, DEC_AUCTION_
                                              DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_ACTIONS, N_CATTLE,
                                              N_COWBOYS, N_DIE_QUEUE, N_PER_BT_TYPE, N_TOWNS)
 from wildwest_envs.way_out_west.invariants import INVARIANT_MESSAGES, first_violation
-from wildwest_envs.way_out_west.options import kernel_arguments, parse_options
+from wildwest_envs.way_out_west.options import kernel_options, parse_options
 from wildwest_envs.way_out_west.state import NOBODY, STATE_DTYPE
 
 SAN_ANTONIA, KANSAS_CITY, ABILENE, DODGE_CITY, DEADWOOD = range(N_TOWNS)
@@ -27,7 +27,7 @@ def new_game(seed: int = 0, **options) -> np.ndarray:
     """A fresh game (batch of one) at its first setup placement."""
     options.setdefault("start_player", 0)
     states = np.zeros(1, dtype=STATE_DTYPE)
-    rules.init(states, np.array([seed], dtype=np.uint64), *kernel_arguments(parse_options(**options)))
+    rules.init(states, np.array([seed], dtype=np.uint64), kernel_options(parse_options(**options)))
     return states
 
 

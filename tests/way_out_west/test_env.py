@@ -11,7 +11,7 @@ import pytest
 from tests.way_out_west._random_states import random_states
 from wildwest_envs import way_out_west_v0
 from wildwest_envs.way_out_west.data import A_PASS, A_TOWN, DEC_CHOOSE_ACTION
-from wildwest_envs.way_out_west.game import GAME, resample_hidden
+from wildwest_envs.way_out_west.game import GAME
 
 
 def play_out(env, seed: int = 0) -> dict:
@@ -98,17 +98,19 @@ def test_corrupt_saved_states_are_rejected_with_the_problem_named(field, value, 
 
 
 def test_resample_hidden_reseeds_only():
-    """No hidden information (§12): the determinizer keeps every observation, drops preset dice, reseeds."""
+    """No hidden information (§12): the game is declared of perfect information, so the determinizer keeps every
+    observation, drops preset dice, reseeds."""
+    assert GAME.information == "perfect" and GAME.resample_hidden_fn is None
     states = random_states(n_games=4, every=41, seed=8, num_players=3)
     states["n_forced"] = 10
-    out = resample_hidden(states, 1, 12345)
+    out = GAME.resample_hidden(states, 1, 12345)
     assert out is not states and states["n_forced"].max() == 10
     for seat in range(3):
         assert np.array_equal(GAME.observe(states, seat), GAME.observe(out, seat))
     assert (out["n_forced"] == 0).all() and (out["rng"] == 12345).all()
     assert np.array_equal(GAME.legal_mask(states), GAME.legal_mask(out))
     with pytest.raises(ValueError, match="observer seats"):
-        resample_hidden(states, 3, 1)
+        GAME.resample_hidden(states, 3, 1)
 
 
 def test_resample_hidden_redraws_the_future_dice():
@@ -124,7 +126,7 @@ def test_resample_hidden_redraws_the_future_dice():
     force_dice(states, [1] * 64)
     survivors = set()
     for seed in range(12):
-        record = resample_hidden(states, 0, seed)
+        record = GAME.resample_hidden(states, 0, seed)
         while record[0]["gf_active"]:
             GAME.step(record, np.array([A_SHOOT]))
         survivors.add((int(record[0]["cowboys"][2, 0]), int(record[0]["cowboys"][2, 1])))

@@ -12,7 +12,8 @@ from tests.way_out_west.positions import (ABILENE, DEADWOOD, DODGE_CITY, KANSAS_
 from wildwest_envs.way_out_west.data import (A_COUNT, A_PLAYER, A_RAISE, A_TARGET, BANK, HOTEL, JAIL,
                                              N_ACTIONS, STAGECOACH, STORE, T_CATTLE, TRAIN)
 from wildwest_envs.way_out_west.game import GAME
-from wildwest_envs.way_out_west.render import action_to_string, render_ansi
+from wildwest_envs.way_out_west.names import action_to_string
+from wildwest_envs.way_out_west.render import render_ansi
 
 
 def names(states) -> list[str]:

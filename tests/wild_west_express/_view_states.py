@@ -25,7 +25,7 @@ from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import (CARD_CLASS, CLASS_PERSONAL, DEC_PRE_ROLL, DEC_TELEGRAM_DRAWN,
                                                   N_ACTIONS, NO_CARD)
-from wildwest_envs.wild_west_express.options import kernel_arguments, parse_options
+from wildwest_envs.wild_west_express.options import kernel_options, parse_options
 from wildwest_envs.wild_west_express.state import NOBODY, STATE_DTYPE
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -36,8 +36,8 @@ GAMES_PER_CONFIG = 2
 def new_games(num_players: int, n_games: int, seed: int, **options) -> np.ndarray:
     """Freshly initialised games."""
     states = np.zeros(n_games, dtype=STATE_DTYPE)
-    rules.init(states, game_seeds(seed, n_games), *kernel_arguments(parse_options(num_players=num_players,
-                                                                                   **options)))
+    rules.init(states, game_seeds(seed, n_games), kernel_options(parse_options(num_players=num_players,
+                                                                                  **options)))
     return states
 
 

@@ -15,7 +15,7 @@ from wildwest_envs.core.rng import N_FORCED
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import (A_END, A_SPACE, CARGO_EMPTY, DEC_PRE_ROLL, MAX_PLAYERS,
                                                   MAX_TRAINS, N_ACTIONS, NO_SPACE, PHASE_PRE_ROLL, START_CASH)
-from wildwest_envs.wild_west_express.options import kernel_arguments, parse_options
+from wildwest_envs.wild_west_express.options import kernel_options, parse_options
 from wildwest_envs.wild_west_express.state import NOBODY, STATE_DTYPE
 
 # default draft for 3 players (seat 0 starts when the start player is forced to 0)
@@ -25,7 +25,7 @@ PICKS_3 = [0, 1, 2, 3, 4, 5]  # Seattle, Portland, Sacramento, San Francisco, Lo
 def new_game(seed: int = 0, **options) -> np.ndarray:
     """A fresh game (batch of one) at its first draft pick."""
     states = np.zeros(1, dtype=STATE_DTYPE)
-    rules.init(states, np.array([seed], dtype=np.uint64), *kernel_arguments(parse_options(**options)))
+    rules.init(states, np.array([seed], dtype=np.uint64), kernel_options(parse_options(**options)))
     return states
 
 

@@ -8,7 +8,7 @@ import pytest
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import DYNAMITE_SUPPLY, N_ACTIONS, N_CARDS
-from wildwest_envs.wild_west_express.options import kernel_arguments, parse_options
+from wildwest_envs.wild_west_express.options import kernel_options, parse_options
 from wildwest_envs.wild_west_express.state import STATE_DTYPE
 
 N_GAMES = 32  # per player count; the generic tests/test_random_play_invariants.py plays 10,000 default games
@@ -34,7 +34,7 @@ def test_random_games_end_with_non_empty_masks_and_conserved_pieces(n, options):
 
 def _play_random(n: int, options: dict, games: int) -> None:
     states = np.zeros(games, dtype=STATE_DTYPE)
-    rules.init(states, game_seeds(100 + n, games), *kernel_arguments(parse_options(num_players=n, **options)))
+    rules.init(states, game_seeds(100 + n, games), kernel_options(parse_options(num_players=n, **options)))
     masks = np.zeros((games, N_ACTIONS), dtype=np.int8)
     rng = np.random.default_rng(n)
     for _ in range(20_000):

@@ -11,8 +11,9 @@ from tests.wild_west_express._view_states import (PLAYER_COUNTS, change_generato
                                                   random_states, swap_drawn_card, swap_held_card)
 from wildwest_envs.wild_west_express import data as D
 from wildwest_envs.wild_west_express import rules
-from wildwest_envs.wild_west_express.render import (PLAYER_COLOURS, action_to_string, render_ansi, render_rgb,
-                                                    string_to_action)
+from wildwest_envs.wild_west_express.game import GAME
+from wildwest_envs.wild_west_express.names import action_to_string
+from wildwest_envs.wild_west_express.render import PLAYER_COLOURS, render_ansi, render_rgb
 
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 NAMED_STATES = 40  # random records per player count whose 553 names are checked
@@ -68,7 +69,7 @@ def test_action_names_over_random_games_are_unique_and_invert(n):
         assert len(set(name.lower() for name in names)) == D.N_ACTIONS, names
         legal = np.flatnonzero(masks[b])
         for action in rng.choice(legal, size=min(2, len(legal)), replace=False):
-            assert string_to_action(states[b:b + 1], names[action].upper()) == action
+            assert GAME.string_to_action(states[b:b + 1], names[action].upper()) == action
 
 
 def test_pre_roll_names():
@@ -140,7 +141,7 @@ def test_bad_ids_and_names_raise():
     with pytest.raises(ValueError):
         action_to_string(states, -1)
     with pytest.raises(ValueError):
-        string_to_action(states, "dance a jig")
+        GAME.string_to_action(states, "dance a jig")
 
 
 # ---- the text board ---------------------------------------------------------------------------------------

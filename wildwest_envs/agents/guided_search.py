@@ -3,7 +3,7 @@
 ``GuidedSearchAgent(game, network, simulations=200, seed=0)`` (spec
 ``mcts+pretrained[:N]``) searches like ``agents.mcts.ISMCTSAgent`` — one tree
 per decision, nodes keyed by the sequence of actions from the root, each
-iteration on a fresh determinization from ``Game.resample_hidden_fn`` (so the
+iteration on a fresh determinization from ``Game.resample_hidden`` (so the
 true hidden state is never read) — but replaces its two weak parts with the
 network (``agents.policy.PolicyAgent``):
 
@@ -82,7 +82,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         """Build the agent.
 
         Args:
-            game: a ``core.game.Game`` with a ``resample_hidden_fn``.
+            game: a ``core.game.Game`` (its ``resample_hidden`` determinizes).
             network: a ``PolicyAgent`` of this game (its ``policy`` gives priors and values).
             simulations: iterations per decision.
             seed: seeds the determinizations.

@@ -1,10 +1,11 @@
 """Information-set Monte Carlo tree search for any registered game with hidden information.
 
-``ISMCTSAgent(game, simulations=200, seed=0)`` plays any ``core.game.Game``
-that provides ``resample_hidden_fn`` (a determinizer: a new record consistent
-with what one seat has observed, with a reseeded chance generator). It never
+``ISMCTSAgent(game, simulations=200, seed=0)`` plays any ``core.game.Game``:
+its ``resample_hidden`` is the determinizer (a new record consistent with what
+one seat has observed, with a reseeded chance generator; for a game of perfect
+information, a reseeded copy). It never
 reads the true hidden state: the record given to ``act_batch`` is only passed
-through ``resample_hidden_fn``, so the search sees what the seat may know and
+through ``Game.resample_hidden``, so the search sees what the seat may know and
 fresh random futures (STYLE.md §7).
 
 Algorithm: single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with
@@ -28,7 +29,7 @@ determinized UCT over the game's flat action space.
   return in [-1, 1] for every seat; each edge is credited with the return of
   the seat that chose it).
 * **Batching.** Iterations run in waves of ``wave`` (default 25): a wave
-  samples its determinizations in one ``resample_hidden_fn`` call and plays
+  samples its determinizations in one ``resample_hidden`` call and plays
   them in lockstep with the batched kernels (``legal_mask``/``step`` on the
   whole wave, numba random actions for the rollout rows). Rows of one wave
   select one after another with *virtual visits* (a visit is counted when an
@@ -86,15 +87,13 @@ class ISMCTSAgent(BatchAgent):
         """Build the agent.
 
         Args:
-            game: a ``core.game.Game`` with a ``resample_hidden_fn``.
+            game: a ``core.game.Game`` (its ``resample_hidden`` determinizes).
             simulations: iterations (determinizations) per decision.
             seed: seeds every random choice of the agent.
             exploration: the UCB1 constant ``c`` (returns lie in [-1, 1]).
             reward_mode: ``game.returns`` mode backed up (``"rank"``, ``"win"`` or ``"score"``).
             wave: iterations sampled and simulated together in one batch.
         """
-        if getattr(game, "resample_hidden_fn", None) is None:
-            raise ValueError(f"{game.name} has no resample_hidden_fn: ISMCTS needs a determinizer")
         if simulations < 1 or wave < 1:
             raise ValueError(f"simulations and wave must be positive, got {simulations} and {wave}")
         self.game = game
@@ -107,7 +106,7 @@ class ISMCTSAgent(BatchAgent):
     def act_batch(self, observations, masks, states=None, seats=None) -> np.ndarray:
         """One action per row, searched from ``states[i]`` as seen by ``seats[i]`` (``observations`` unused)."""
         if states is None or seats is None:
-            raise ValueError("ISMCTSAgent needs the states and seats (it determinizes them with resample_hidden_fn)")
+            raise ValueError("ISMCTSAgent needs the states and seats (it determinizes them with Game.resample_hidden)")
         masks = np.asarray(masks)
         seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(masks),))
         return np.array([self.search(states[i], int(seats[i]), masks[i]) for i in range(len(masks))],
@@ -137,7 +136,7 @@ class ISMCTSAgent(BatchAgent):
         """``n`` determinizations of ``state`` for ``seat``, drawn with fresh seeds from the agent's generator."""
         seeds = self.rng.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
         batch = np.repeat(np.asarray(state).reshape(1), n)
-        return self.game.resample_hidden_fn(batch, np.full(n, seat, dtype=np.int64), seeds)
+        return self.game.resample_hidden(batch, np.full(n, seat, dtype=np.int64), seeds)
 
     def _run_wave(self, root: _Node, state: np.void, seat: int, width: int) -> None:
         """``width`` iterations: determinize, select/expand in the tree, roll out at random, back up."""

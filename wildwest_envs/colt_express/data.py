@@ -151,3 +151,11 @@ N_ACTIONS = 73
 
 # ---- options (§3.5) ----------------------------------------------------------
 RANDOM = -1  # "draw this setup choice at random"
+# slots of the option vector of ``rules.init`` (``options.OPTIONS`` declares what each holds)
+OPT_NUM_PLAYERS = 0
+OPT_EXPERT = 1
+OPT_CHARACTERS = 2  # MAX_BANDITS slots: a character id per bandit, or RANDOM
+OPT_CARRIAGES = OPT_CHARACTERS + MAX_BANDITS  # MAX_CARS - 1 slots: carriage types front to back, or RANDOM
+OPT_AUTO_FORCED = OPT_CARRIAGES + MAX_CARS - 1
+OPT_MAX_DECISIONS = OPT_AUTO_FORCED + 1
+N_OPTION_VALUES = OPT_MAX_DECISIONS + 1

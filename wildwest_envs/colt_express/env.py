@@ -15,7 +15,7 @@ implemented from ``rules/colt_express.md`` (spec v1.2, cited as §N).
 
 **Options** (§3.5): ``num_players``, ``expert`` (expert variant §3.4; always on
 with 2 players), ``characters`` (one per bandit, ids or names), ``carriages``
-(types front to back), ``auto_resolve_forced`` (§11.4, default true),
+(types front to back), ``auto_forced`` (§11.4, default true; the spec's ``auto_resolve_forced``),
 ``max_decisions`` (turn cap, default 700), ``reward_mode``, ``render_mode``.
 Unknown or out-of-range options raise ``ValueError``.
 
@@ -56,8 +56,6 @@ class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo naming)
     """Colt Express AEC environment without wrappers (see the module docstring)."""
 
     game = GAME
-    metadata = {"name": "colt_express_v0", "render_modes": ["ansi", "human", "rgb_array"],
-                "is_parallelizable": False, "render_fps": 2}
 
 
 def env(**options) -> GameAECEnv:

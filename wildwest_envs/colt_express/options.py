@@ -1,4 +1,4 @@
-"""Colt Express options (spec §3.5), validated once with clear errors.
+"""Colt Express options (spec §3.5), declared once (``core.options``) and validated with clear errors.
 
 | option | values | default |
 |---|---|---|
@@ -6,72 +6,43 @@
 | ``expert`` | bool; with 2 players always true (explicit ``False`` is an error) | false (true with 2) |
 | ``characters`` | one character per bandit (id 0-5 or name), all different | random |
 | ``carriages`` | C distinct carriage types 0-5, front to back (C = N, 4 with 2 players) | random |
-| ``auto_resolve_forced`` | bool (§11.4) | true |
+| ``auto_forced`` | bool (§11.4; the spec's ``auto_resolve_forced``, still accepted) | true |
 | ``max_decisions`` | turn cap, 1..32767: the game is truncated after this many decisions | 700 (§2.10: never reached) |
+
+``OPTIONS.kernel_vector`` lays them out for ``rules.init`` at the ``data.OPT_*``
+slots (characters and carriages padded with ``RANDOM``).
 """
 
 from __future__ import annotations
 
-import numpy as np
+from ..core.options import (Option, OptionTable, auto_forced_option, boolean, integer, is_integer,
+                             max_decisions_option, sequence)
+from .data import (CHARACTER_NAMES, MAX_BANDITS, MAX_CARS, MAX_DECISIONS, MAX_PLAYERS, MIN_PLAYERS, N_CARRIAGE_TYPES,
+                   N_OPTION_VALUES, OPT_AUTO_FORCED, OPT_CARRIAGES, OPT_CHARACTERS, OPT_EXPERT, OPT_MAX_DECISIONS,
+                   OPT_NUM_PLAYERS, RANDOM)
 
-from .data import CHARACTER_NAMES, MAX_BANDITS, MAX_CARS, MAX_DECISIONS, MAX_PLAYERS, MIN_PLAYERS, \
-    N_CARRIAGE_TYPES, RANDOM
 
-OPTION_NAMES = ("num_players", "expert", "characters", "carriages", "auto_resolve_forced", "max_decisions")
+def _n_bandits(parsed: dict) -> int:
+    """Bandits (and carriages) of the game: one per player, four with two players (§3.3)."""
+    return 4 if parsed["num_players"] == 2 else parsed["num_players"]
 
 
-def parse_options(num_players: int = 3, expert: bool | None = None, characters=None, carriages=None,
-                  auto_resolve_forced: bool = True, max_decisions: int = MAX_DECISIONS, **unknown) -> dict:
-    """Validate Colt Express options and fill in the defaults (§3.5)."""
-    if unknown:
-        raise ValueError(f"unknown Colt Express option(s) {sorted(unknown)}; options are {list(OPTION_NAMES)}")
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
-            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
-    num_players = int(num_players)
-    if expert is None:
-        expert = num_players == 2
-    if not isinstance(expert, (bool, np.bool_)):
-        raise ValueError(f"expert must be True or False, got {expert!r}")
-    if num_players == 2 and not expert:
+def _parse_expert(name: str, value, parsed: dict) -> bool:
+    expert = boolean()(name, value, parsed)
+    if parsed["num_players"] == 2 and not expert:
         raise ValueError("the two-player game always uses the expert rules (§3.3): expert=False is invalid")
-    n_bandits = 4 if num_players == 2 else num_players
-    n_carriages = 4 if num_players == 2 else num_players
-    return {
-        "num_players": num_players,
-        "expert": bool(expert),
-        "characters": _parse_characters(characters, n_bandits),
-        "carriages": _parse_carriages(carriages, n_carriages),
-        "auto_resolve_forced": _parse_bool("auto_resolve_forced", auto_resolve_forced),
-        "max_decisions": _parse_cap(max_decisions),
-    }
+    return expert
 
 
-def characters_array(options: dict) -> np.ndarray:
-    """The ``characters`` option as the init kernel's int8[6] (RANDOM-filled)."""
-    return _padded(options["characters"], MAX_BANDITS)
-
-
-def carriages_array(options: dict) -> np.ndarray:
-    """The ``carriages`` option as the init kernel's int8[6] (RANDOM-filled)."""
-    return _padded(options["carriages"], MAX_CARS - 1)
-
-
-def _padded(values, size: int) -> np.ndarray:
-    out = np.full(size, RANDOM, dtype=np.int8)
-    if values is not None:
-        out[:len(values)] = values
-    return out
-
-
-def _parse_characters(characters, n_bandits: int):
+def _parse_characters(name: str, characters, parsed: dict):
     if characters is None:
         return None
+    n_bandits = _n_bandits(parsed)
     ids = []
-    for c in _as_list("characters", characters):
+    for c in sequence(name, characters):
         if isinstance(c, str) and c.capitalize() in CHARACTER_NAMES:
             ids.append(CHARACTER_NAMES.index(c.capitalize()))
-        elif isinstance(c, (int, np.integer)) and not isinstance(c, bool) and 0 <= c < len(CHARACTER_NAMES):
+        elif is_integer(c) and 0 <= c < len(CHARACTER_NAMES):
             ids.append(int(c))
         else:
             raise ValueError(f"unknown character {c!r}; use ids 0-5 or names {list(CHARACTER_NAMES)}")
@@ -80,31 +51,36 @@ def _parse_characters(characters, n_bandits: int):
     return tuple(ids)
 
 
-def _parse_carriages(carriages, n_carriages: int):
+def _parse_carriages(name: str, carriages, parsed: dict):
     if carriages is None:
         return None
-    types = _as_list("carriages", carriages)
+    n_carriages = _n_bandits(parsed)
+    types = sequence(name, carriages)
     if (len(types) != n_carriages or len(set(types)) != n_carriages
-            or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < N_CARRIAGE_TYPES
-                   for t in types)):
+            or any(not is_integer(t) or not 0 <= t < N_CARRIAGE_TYPES for t in types)):
         raise ValueError(f"carriages must be {n_carriages} different carriage types 0-5, front to back; "
                          f"got {carriages!r}")
     return tuple(int(t) for t in types)
 
 
-def _as_list(name: str, value) -> list:
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise ValueError(f"{name} must be a list, got {value!r}")
-    return list(value)
+def _random_if_none(value):
+    return () if value is None else value
 
 
-def _parse_bool(name: str, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _parse_cap(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 32767:
-        raise ValueError(f"max_decisions must be an integer from 1 to 32767, got {value!r}")
-    return int(value)
+OPTIONS = OptionTable("Colt Express", size=N_OPTION_VALUES, options=(
+    Option("num_players", 3, integer(MIN_PLAYERS, MAX_PLAYERS), slot=OPT_NUM_PLAYERS,
+           doc="players (with 2, each plays two bandits)", section="§3.3"),
+    Option("expert", lambda parsed: parsed["num_players"] == 2, _parse_expert, slot=OPT_EXPERT, accepts="bool",
+           doc="the expert rules (always on with 2 players)", section="§3.5"),
+    Option("characters", None, _parse_characters, slot=OPT_CHARACTERS, width=MAX_BANDITS, pad=RANDOM,
+           encode=_random_if_none, accepts="None or one id 0-5 or name per bandit, all different",
+           doc="the bandits' characters (None: drawn at random)", section="§3.1"),
+    Option("carriages", None, _parse_carriages, slot=OPT_CARRIAGES, width=MAX_CARS - 1, pad=RANDOM,
+           encode=_random_if_none, accepts="None or one type 0-5 per carriage, all different",
+           doc="the carriages front to back (None: drawn at random)", section="§3.2"),
+    auto_forced_option(True, OPT_AUTO_FORCED, "§11.4", aliases=("auto_resolve_forced",)),
+    max_decisions_option(MAX_DECISIONS, OPT_MAX_DECISIONS, high=32767, section="§2.10"),
+))
+OPTION_NAMES = OPTIONS.names
+parse_options = OPTIONS.parse
+kernel_options = OPTIONS.kernel_vector

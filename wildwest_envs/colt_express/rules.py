@@ -2,7 +2,7 @@
 
 Public kernels (batch loops over records, ``numba.prange``)::
 
-    init(states, seeds, num_players, expert, auto_resolve, max_decisions, characters, carriages)
+    init(states, seeds, options)  # options: int64 vector, slots data.OPT_* (options.OPTIONS)
     legal_mask(states, out)      # int8 (B, 73); all zeros for finished games
     step(states, actions)        # int64 (B,); finished games are skipped
     step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
@@ -78,7 +78,8 @@ from .actions import KIND_DECISION, apply_choice, card_bandit, choice_bits, reso
 from .cards import count_cards, return_card
 from .data import (A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, DEC_BULLETS, DEC_KEEP, DEC_NONE, DEC_PICKPOCKET,
                    DEC_PLAN, DEC_PUNCH_DEST, DEC_PUNCH_LOOT, DEC_PUNCH_TARGET, EV_PICKPOCKETING, FLOOR,
-                   MAX_PILE, N_ACTIONS, N_KINDS, N_ROUNDS, ROUND_CARD_EVENT, TURN_NONE)
+                   MAX_BANDITS, MAX_CARS, MAX_PILE, N_ACTIONS, N_KINDS, N_ROUNDS, OPT_AUTO_FORCED, OPT_CARRIAGES,
+                   OPT_CHARACTERS, OPT_EXPERT, OPT_MAX_DECISIONS, OPT_NUM_PLAYERS, ROUND_CARD_EVENT, TURN_NONE)
 from .events import apply_event, is_alone, pickpocket_bandit
 from .planning import apply_bullets, apply_keep, apply_plan, asked_bullets, deal_hands, keep_mask, plan_mask, \
     planning_seat, return_hands, turn_icon
@@ -93,11 +94,11 @@ from .state import NOBODY
 
 # ---- public batch kernels ------------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, num_players: int, expert: bool, auto_resolve: bool,
-         max_decisions: int, characters: np.ndarray, carriages: np.ndarray) -> None:
-    """Set up every record and advance it to its first decision (§3, §4.2)."""
+def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
+    """Set up every record and advance it to its first decision (§3, §4.2); ``options`` as ``options.OPTIONS``
+    lays them out."""
     for b in prange(states.shape[0]):
-        init_one(states[b], seeds[b], num_players, expert, auto_resolve, max_decisions, characters, carriages)
+        init_one(states[b], seeds[b], options)
 
 
 @njit(cache=True, parallel=True)
@@ -140,10 +141,11 @@ def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
 
 # ---- public per-record kernels -------------------------------------------------------------
 @njit(cache=True)
-def init_one(state: np.void, seed: np.uint64, num_players: int, expert: bool, auto_resolve: bool,
-             max_decisions: int, characters: np.ndarray, carriages: np.ndarray) -> None:
+def init_one(state: np.void, seed: np.uint64, options: np.ndarray) -> None:
     """Set up one record and advance it to the first decision (§3, §4.2)."""
-    setup_game(state, seed, num_players, expert, auto_resolve, max_decisions, characters, carriages)
+    setup_game(state, seed, options[OPT_NUM_PLAYERS], options[OPT_EXPERT] != 0, options[OPT_AUTO_FORCED] != 0,
+               options[OPT_MAX_DECISIONS], options[OPT_CHARACTERS:OPT_CHARACTERS + MAX_BANDITS],
+               options[OPT_CARRIAGES:OPT_CARRIAGES + MAX_CARS - 1])
     _advance(state, np.int64(_PH_ROUND_START))
 
 

@@ -1,8 +1,8 @@
 """The generic PettingZoo ``AECEnv`` over a ``Game`` (STYLE.md §11).
 
-A game's ``env.py`` subclasses ``GameAECEnv`` with its ``game`` and
-``metadata``; this class maps agents to seats, runs the kernels on a batch of
-one, keeps PettingZoo's bookkeeping and contains no rules.
+A game's ``env.py`` subclasses ``GameAECEnv`` with its ``game`` (the
+PettingZoo ``metadata`` follows from it); this class maps agents to seats,
+runs the kernels on a batch of one, keeps PettingZoo's bookkeeping and contains no rules.
 
 Seeding: ``reset(seed=s)`` plays game 0 of run ``s``; each later ``reset()``
 without a seed plays the next game of the same run (``core.rng.game_seed(s, k)``),
@@ -42,11 +42,14 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+RENDER_MODES = ["ansi", "human", "rgb_array"]
+
+
 class GameAECEnv(AECEnv, EzPickle):
-    """PettingZoo AEC environment of one game; subclasses set ``game`` and ``metadata``."""
+    """PettingZoo AEC environment of one game; a subclass sets ``game``, and its ``metadata`` follows from it."""
 
     game: Game
-    metadata: dict = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
+    metadata: dict = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, reward_mode: str = "win", **options):
         EzPickle.__init__(self, render_mode=render_mode, reward_mode=reward_mode, **options)
@@ -79,9 +82,13 @@ class GameAECEnv(AECEnv, EzPickle):
         self._over = False
 
     def __init_subclass__(cls, **kwargs):
-        """A game's env class carries its module's documentation (options, spaces, rewards), so that
-        ``help(raw_env)`` shows it."""
+        """A game's env class gets the PettingZoo ``metadata`` of its ``game`` (name, render modes, fps) and
+        carries its module's documentation (options, spaces, rewards), so that ``help(raw_env)`` shows it."""
         super().__init_subclass__(**kwargs)
+        game = cls.__dict__.get("game")
+        if game is not None and "metadata" not in cls.__dict__:
+            cls.metadata = {"name": game.name, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+                            "render_fps": 2}
         module_doc = getattr(sys.modules.get(cls.__module__), "__doc__", None)
         if module_doc and module_doc not in (cls.__doc__ or ""):
             cls.__doc__ = f"{cls.__doc__ or ''}\n\n{module_doc}"

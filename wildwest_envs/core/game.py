@@ -30,13 +30,9 @@ game may also declare finished games *capped* (its own turn cap: reported as
 truncated, scores still stand) and *without result* (everybody gets 0).
 
 Input checking: numba kernels do not check bounds, so every method checks what
-it hands them first and raises ``TypeError`` / ``ValueError`` naming the
-problem: ``states`` must be a 1-D array of this game's records (writeable for
-``step``), ``out`` buffers of the exact shape and dtype, seats, seeds and
-actions integers in range. Loaded states (``from_json``, ``from_bytes``) are
-validated before any kernel sees them: the core fields (``validate_core``), then
-the game's ``validate_state_fn`` (which must prove every index a kernel uses in
-range), then the invariants and the legal mask. Records a caller edits by hand
+it hands them first (``core.checks``) and raises ``TypeError`` / ``ValueError``
+naming the problem. Loaded states (``from_json``, ``from_bytes``) are validated
+before any kernel sees them (``core.validation``). Records a caller edits by hand
 in memory are the caller's to ``validate``.
 """
 
@@ -47,13 +43,16 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import serialize
+from . import checks, serialize, validation
 from .kernels import NO_MASKS, dual
 from .layout import Layout
+from .options import OptionTable
 from .rng import game_seeds
 
 REWARD_MODES = ("win", "rank", "score")
-NOBODY = -1
+INFORMATION = ("perfect", "imperfect")
+CHANCE = ("sampled",)
+DYNAMICS = ("sequential",)
 
 
 @dataclass(frozen=True)
@@ -66,9 +65,10 @@ class Game:
         n_actions: size of the flat ``Discrete`` action space.
         obs_layout: named slices of the observation vector.
         min_players, max_players: supported player counts.
-        parse_options: validates keyword options, returns the full option dict
-            (defaults filled in) or raises ``ValueError``.
-        init_kernel: ``(states, seeds, options) -> None`` sets up fresh games.
+        options: the game's declared options (``core.options.OptionTable``): ``parse_options``
+            validates keyword options and fills in the defaults, ``init`` passes them to the kernel as
+            the table's int64 vector.
+        init_kernel: ``(states, seeds, options int64) -> None`` sets up fresh games.
         legal_mask_kernel, step_kernel, observe_kernel, scores_kernel,
         tiebreak_kernel: the numba batch kernels (see the module docstring); ``step_kernel`` is
             ``(states, actions, masks)``, ``masks`` either ``core.kernels.NO_MASKS`` or a ``(B, A)``
@@ -84,6 +84,12 @@ class Game:
             ended; they count as truncated, not terminated (their scores still stand).
         no_result_fn: ``(states) -> bool (B,)``: finished games that give every player 0
             (e.g. a capped game scored as a draw).
+        information: ``"imperfect"`` (seats hold secrets: ``resample_hidden_fn`` redraws them) or
+            ``"perfect"`` (only future chance is unknown: ``resample_hidden`` reseeds copies), as
+            OpenSpiel's ``GameType.information``.
+        chance: ``"sampled"``: chance is drawn inside ``step`` from each record's generator (scriptable
+            through the record's forced-outcome queue, ``core.rng``), not posed as chance nodes.
+        dynamics: ``"sequential"``: one seat decides at a time (``current``).
     """
 
     name: str
@@ -92,7 +98,7 @@ class Game:
     obs_layout: Layout
     min_players: int
     max_players: int
-    parse_options: Callable[..., dict]
+    options: OptionTable
     init_kernel: Callable
     legal_mask_kernel: Callable
     step_kernel: Callable
@@ -109,12 +115,24 @@ class Game:
     resample_hidden_fn: Callable | None = field(default=None)
     capped_fn: Callable | None = field(default=None)
     no_result_fn: Callable | None = field(default=None)
+    information: str = "imperfect"
+    chance: str = "sampled"
+    dynamics: str = "sequential"
 
     def __post_init__(self):
+        for fact, allowed in (("information", INFORMATION), ("chance", CHANCE), ("dynamics", DYNAMICS)):
+            if getattr(self, fact) not in allowed:
+                raise ValueError(f"{self.name}: {fact} must be one of {allowed}, got {getattr(self, fact)!r}")
+        if self.information == "imperfect" and self.resample_hidden_fn is None:
+            raise ValueError(f"{self.name}: a game of imperfect information needs a resample_hidden_fn")
         # small batches (the PettingZoo adapter's batch of one) run serial builds (core.kernels)
-        for name in ("legal_mask_kernel", "step_kernel", "observe_kernel", "scores_kernel",
+        for name in ("init_kernel", "legal_mask_kernel", "step_kernel", "observe_kernel", "scores_kernel",
                      "tiebreak_kernel", "invariants_kernel"):
             object.__setattr__(self, name, dual(getattr(self, name)))
+
+    def parse_options(self, **options) -> dict:
+        """Every option of the game, validated, with the defaults filled in (``core.options``)."""
+        return self.options.parse(**options)
 
     # ---- sizes -------------------------------------------------------------
     @property
@@ -139,7 +157,7 @@ class Game:
         if seeds.ndim != 1 or seeds.dtype == np.bool_ or not np.issubdtype(seeds.dtype, np.integer):
             raise TypeError(f"seeds must be integers, got {seeds.dtype} of shape {seeds.shape}")
         states = np.zeros(len(seeds), dtype=self.state_dtype)
-        self.init_kernel(states, seeds.astype(np.uint64), opts)
+        self.init_kernel(states, seeds.astype(np.uint64), self.options.kernel_vector(opts))
         return states
 
     def init_batch(self, batch_size: int, seed: int = 0, offset: int = 0, **options) -> np.ndarray:
@@ -160,7 +178,7 @@ class Game:
         if out is None:
             out = np.zeros((len(states), self.n_actions), dtype=np.int8)
         else:
-            _check_out("out", out, (len(states), self.n_actions), np.int8)
+            checks.check_out("out", out, (len(states), self.n_actions), np.int8)
         self.legal_mask_kernel(states, out)
         return out
 
@@ -182,13 +200,13 @@ class Game:
         """
         self._check_states(states, writeable=True)
         if masks is not None:
-            _check_out("masks", masks, (len(states), self.n_actions), np.int8)
+            checks.check_out("masks", masks, (len(states), self.n_actions), np.int8)
         out = NO_MASKS if masks is None else masks
         if not check:
             actions = np.asarray(actions, np.int64)
             self.step_kernel(states, actions.reshape(1) if actions.ndim == 0 else actions, out)
             return
-        actions = self._check_actions(states, actions)
+        actions = checks.check_actions(self, states, actions)
         at_cap = ~states["done"] & (states["n_decisions"] >= states["max_decisions"])
         if at_cap.any():  # truncated games are over: step only the others
             live = ~at_cap
@@ -209,7 +227,7 @@ class Game:
         if out is None:
             out = np.zeros((len(states), self.obs_size), dtype=np.float32)
         else:
-            _check_out("out", out, (len(states), self.obs_size), np.float32)
+            checks.check_out("out", out, (len(states), self.obs_size), np.float32)
         self.observe_kernel(states, seats, out)
         return out
 
@@ -291,22 +309,29 @@ class Game:
         not see the real upcoming shuffles and dice. Nothing observable changes.
         """
         self._check_states(states, writeable=True)
-        states["rng"] = _seed_array(seeds, len(states))
+        states["rng"] = checks.seed_array(seeds, len(states))
         states["n_forced"] = 0
         states["forced_pos"] = 0
 
     def resample_hidden(self, states: np.ndarray, seats, seeds) -> np.ndarray:
         """New records consistent with what ``seats[b]`` has observed in game ``b``.
 
-        Hidden parts are redrawn at random and the chance generator is reseeded from
-        ``seeds``; ``states`` is left unchanged. Search agents plan on these records,
+        Hidden parts are redrawn at random (``resample_hidden_fn``; a game of perfect information has
+        none: its copies only get a new generator and no scripted outcomes) and the chance generator is
+        reseeded from ``seeds``; ``states`` is left unchanged. Search agents plan on these records,
         never on the true ones.
         """
-        if self.resample_hidden_fn is None:
-            raise NotImplementedError(f"{self.name} has no resample_hidden_fn")
         self._check_states(states)
         seats = self._check_seats(states, seats, "observer seats")
-        return self.resample_hidden_fn(states, seats, _seed_array(seeds, len(states)))
+        seeds = checks.seed_array(seeds, len(states))
+        if self.resample_hidden_fn is not None:
+            return self.resample_hidden_fn(states, seats, seeds)
+        out = states.copy()  # perfect information: nothing to redraw but future chance
+        out["rng"] = seeds
+        out["n_forced"] = 0
+        out["forced_pos"] = 0
+        out["forced"] = 0
+        return out
 
     @staticmethod
     def clone(states: np.ndarray) -> np.ndarray:
@@ -320,16 +345,31 @@ class Game:
         return self.action_to_string_fn(self._record(state), action)
 
     def string_to_action(self, state, text: str) -> int:
-        """The action whose ``action_to_string`` is ``text`` (legal actions first)."""
+        """The action whose ``action_to_string`` is ``text`` (legal actions first).
+
+        An exact name wins. Otherwise case and spacing are ignored (surrounding whitespace, runs of
+        whitespace inside): ``"  SHOOT   doc "`` finds ``shoot Doc``. ``TypeError`` for a non-string;
+        ``ValueError`` listing the legal actions when no action has the name, or naming the actions
+        whose names differ from each other only by case or spacing when the text matches several.
+        """
         record = self._record(state)
         if not isinstance(text, str):
             raise TypeError(f"{self.name}: an action name is a string, got {type(text).__name__} {text!r}")
         mask = self.legal_mask(np.array([record]))[0]
-        order = list(np.flatnonzero(mask)) + list(np.flatnonzero(mask == 0))
+        order = [int(a) for a in np.flatnonzero(mask)] + [int(a) for a in np.flatnonzero(mask == 0)]
+        names = {}
         for action in order:
-            if self.action_to_string_fn(record, int(action)) == text:
-                return int(action)
-        legal = [self.action_to_string_fn(record, int(a)) for a in np.flatnonzero(mask)]
+            names[action] = self.action_to_string_fn(record, action)
+            if names[action] == text:
+                return action
+        wanted = _folded(text)
+        matches = [action for action in order if _folded(names[action]) == wanted]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise ValueError(f"{self.name}: action name {text!r} is ambiguous: it matches "
+                             f"{[names[a] for a in matches]} (ignoring case and spacing)")
+        legal = [names[int(a)] for a in np.flatnonzero(mask)]
         raise ValueError(f"no action named {text!r}; legal actions: {legal}")
 
     def legal_action_strings(self, state) -> list[str]:
@@ -383,7 +423,7 @@ class Game:
         return states
 
     def validate(self, states: np.ndarray) -> None:
-        """Raise ``ValueError`` if any record is not a consistent game state.
+        """Raise ``ValueError`` if any record is not a consistent game state (``core.validation``).
 
         The core fields are checked first (``validate_core``); only records that pass
         reach the game's own ``validate_state_fn`` (whose job is to prove every index
@@ -392,38 +432,7 @@ class Game:
         finished one none. An exception raised by the game's function on a malformed
         record is reported as the record being invalid.
         """
-        if not isinstance(states, np.ndarray) or states.dtype != self.state_dtype:
-            raise TypeError(f"expected an array of {self.name} records, got "
-                            f"{type(states).__name__} {getattr(states, 'dtype', '')}".rstrip())
-        batch = np.atleast_1d(states).reshape(-1)
-        for b, record in enumerate(batch):
-            errors = self.validate_core(record)
-            if not errors:
-                try:
-                    errors = list(self.validate_state_fn(record))
-                except Exception as error:  # noqa: BLE001 - a malformed record, reported as such
-                    errors = [f"the record cannot be checked ({type(error).__name__}: {error})"]
-            if not errors:  # its indices are in range now: the kernels may look at it
-                errors = self._kernel_errors(batch[b:b + 1])
-            if errors:
-                raise ValueError(f"{self.name} state {b} is invalid: " + "; ".join(errors))
-
-    def _kernel_errors(self, one: np.ndarray) -> list[str]:
-        """The checks that need the kernels, on a ``(1,)`` batch the game's own checks passed.
-
-        Every invariant holds; an unfinished game has a legal action and a finished one none.
-        """
-        codes = np.zeros(1, dtype=np.int32)
-        self.invariants_kernel(one, codes)
-        if codes[0]:
-            return [f"invariant {int(codes[0])}: {self.invariant_messages[codes[0]]}"]
-        mask = np.zeros((1, self.n_actions), dtype=np.int8)
-        self.legal_mask_kernel(one, mask)
-        if bool(one["done"][0]) and mask.any():
-            return ["a finished game has legal actions"]
-        if not self.finished(one)[0] and not mask.any():
-            return [f"the pending decision of seat {int(one['current'][0])} has no legal action"]
-        return []
+        validation.validate(self, states)
 
     def validate_core(self, record) -> list[str]:
         """Errors in the fields every record has (module docstring), checked before the game's own checks.
@@ -432,25 +441,7 @@ class Game:
         ``current`` a seat or -1; the decision counter non-negative and the cap at
         least 1; the scripted-chance queue within its array (``core.rng``).
         """
-        errors = []
-        raw = np.frombuffer(record.tobytes(), dtype=np.uint8)  # booleans as stored, not as numpy reads them
-        for name in record.dtype.names:
-            field_dtype, offset = record.dtype.fields[name][:2]
-            if field_dtype.base == np.bool_ and raw[offset:offset + field_dtype.itemsize].max(initial=0) > 1:
-                errors.append(f"field {name!r} holds a boolean that is neither 0 nor 1")
-        n = int(record["num_players"])
-        if not self.min_players <= n <= self.max_players:
-            errors.append(f"num_players {n} is outside {self.min_players}..{self.max_players}")
-        if not -1 <= int(record["current"]) < max(n, 0):
-            errors.append(f"current {int(record['current'])} is neither -1 nor a seat 0..{n - 1}")
-        if int(record["n_decisions"]) < 0 or int(record["max_decisions"]) < 1:
-            errors.append(f"n_decisions {int(record['n_decisions'])} must be >= 0 and max_decisions "
-                          f"{int(record['max_decisions'])} >= 1")
-        capacity = record["forced"].shape[0]
-        n_forced, pos = int(record["n_forced"]), int(record["forced_pos"])
-        if not (0 <= n_forced <= capacity and 0 <= pos):
-            errors.append(f"scripted chance: n_forced {n_forced} / forced_pos {pos} outside the queue of {capacity}")
-        return errors
+        return validation.validate_core(record, self.min_players, self.max_players)
 
     def invariant_violations(self, states: np.ndarray) -> list[tuple[int, str]]:
         """``(game index, message)`` for every record that breaks an invariant."""
@@ -459,109 +450,25 @@ class Game:
         self.invariants_kernel(states, codes)
         return [(int(b), self.invariant_messages[codes[b]]) for b in np.flatnonzero(codes)]
 
-    # ---- checking actions ------------------------------------------------------
+    # ---- checking input (core.checks) -------------------------------------------
     def check_action_id(self, action) -> int:
         """``action`` as an int, or ``ValueError`` if it is not an integer in ``[0, n_actions)``.
 
         A 0-d integer array (what ``model.predict`` of stable-baselines3 returns for one observation, and
         what ``Discrete.contains`` accepts) counts as its integer.
         """
-        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-            action = action[()]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"{self.name}: action must be an integer, got {type(action).__name__} {action!r}")
-        if not 0 <= int(action) < self.n_actions:
-            raise ValueError(f"{self.name}: action {action} is out of range [0, {self.n_actions})")
-        return int(action)
-
-    def _check_actions(self, states: np.ndarray, actions) -> np.ndarray:
-        if actions is None:
-            raise ValueError(f"{self.name}: expected {len(states)} actions, got None")
-        try:
-            raw = np.asarray(actions)
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"{self.name}: actions must be an array of {len(states)} integers ({error})") from None
-        if raw.shape == () and len(states) == 1:  # one game: a numpy integer scalar or 0-d array is its action
-            raw = raw.reshape(1)
-        if raw.shape != (len(states),):
-            raise ValueError(f"{self.name}: expected {len(states)} actions, got shape {raw.shape}")
-        if raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.integer):
-            raise ValueError(f"{self.name}: actions must be integers, got dtype {raw.dtype}")
-        live = ~self.finished(states)
-        bad = live & ((raw < 0) | (raw >= self.n_actions))  # compared before any cast: no wrap-around
-        if bad.any():
-            b = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{self.name}: action {raw[b]} of game {b} is out of range [0, {self.n_actions})")
-        actions = np.where(live, raw, 0).astype(np.int64)
-        masks = self.legal_mask(states)
-        rows = np.arange(len(states))
-        illegal = live & (masks[rows, np.clip(actions, 0, self.n_actions - 1)] == 0)
-        if illegal.any():
-            b = int(np.flatnonzero(illegal)[0])
-            name = self.action_to_string_fn(states[b], int(actions[b]))
-            legal = {int(a): self.action_to_string_fn(states[b], int(a)) for a in np.flatnonzero(masks[b])}
-            raise ValueError(f"{self.name}: illegal action {actions[b]} ({name!r}) in game {b}; legal: {legal}")
-        return actions
-
+        return checks.check_action_id(self.name, self.n_actions, action)
 
     def _check_states(self, states, writeable: bool = False) -> None:
-        """``TypeError`` unless ``states`` is a 1-D array of this game's records (writeable if asked)."""
-        if not isinstance(states, np.ndarray) or states.dtype != self.state_dtype:
-            got = f"an array of dtype {states.dtype}" if isinstance(states, np.ndarray) else type(states).__name__
-            raise TypeError(f"{self.name}: states must be an array of {self.name} records "
-                            f"(Game.init, from_json, from_bytes), got {got}")
-        if states.ndim != 1:
-            raise ValueError(f"{self.name}: states must be a 1-D batch of records, got shape {states.shape}")
-        if writeable and not states.flags.writeable:
-            raise ValueError(f"{self.name}: states is read-only; step and reseed change records in place")
+        checks.check_states(self.name, self.state_dtype, states, writeable)
 
     def _check_seats(self, states: np.ndarray, seats, what: str) -> np.ndarray:
-        """``seats`` as a contiguous int64 ``(B,)`` array of seats of each game, or ``ValueError``/``TypeError``."""
-        raw = np.asarray(seats)
-        if raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.integer):
-            raise TypeError(f"{self.name}: {what} must be integers, got {raw.dtype} {seats!r}")
-        try:
-            raw = np.broadcast_to(raw, (len(states),))
-        except ValueError:
-            raise ValueError(f"{self.name}: {what} of shape {raw.shape} do not match {len(states)} games") from None
-        if np.any(raw < 0) or np.any(raw >= states["num_players"]):
-            raise ValueError(f"{self.name}: {what} {raw.tolist()} out of range for num_players "
-                             f"{states['num_players'].tolist()}")
-        return np.ascontiguousarray(raw, dtype=np.int64)
+        return checks.check_seats(self.name, states, seats, what)
 
     def _record(self, state):
-        """The one record of ``state`` (``one_record``), checked to be of this game."""
-        record = one_record(state)
-        if getattr(record, "dtype", None) != self.state_dtype:
-            raise TypeError(f"{self.name}: expected one {self.name} record, got {type(record).__name__} "
-                            f"{getattr(record, 'dtype', '')}".rstrip())
-        return record
+        return checks.check_record(self.name, self.state_dtype, state)
 
 
-def _check_out(name: str, out, shape: tuple, dtype) -> None:
-    """``ValueError`` unless the output buffer ``out`` is a writeable C-contiguous array of ``shape`` and ``dtype``."""
-    if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype \
-            or not out.flags.c_contiguous or not out.flags.writeable:
-        got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
-        raise ValueError(f"{name} must be a writeable C-contiguous {np.dtype(dtype)} array of shape {shape}, got {got}")
-
-
-def _seed_array(seeds, n: int) -> np.ndarray:
-    """``seeds`` (one integer or ``n`` integers) as a contiguous uint64 ``(n,)`` array; negatives wrap."""
-    raw = np.asarray(seeds)
-    if raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.integer):
-        raise TypeError(f"seeds must be integers (64-bit generator states), got {raw.dtype} {seeds!r}")
-    try:
-        raw = np.broadcast_to(raw, (n,))
-    except ValueError:
-        raise ValueError(f"seeds of shape {raw.shape} do not match {n} games") from None
-    return np.ascontiguousarray(raw.astype(np.uint64))
-
-
-def one_record(state):
-    """The single record of ``state``: a record, a 0-d array, or a batch of exactly one."""
-    if isinstance(state, np.ndarray) and state.shape != ():
-        if state.shape != (1,):
-            raise ValueError(f"expected one game record, got an array of shape {state.shape}")
-        return state[0]
-    return state[()] if isinstance(state, np.ndarray) else state
+def _folded(name: str) -> str:
+    """``name`` lower-cased, its whitespace runs made single spaces and stripped (``Game.string_to_action``)."""
+    return " ".join(name.split()).lower()

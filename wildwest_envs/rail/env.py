@@ -30,7 +30,7 @@ race limit (§7.11, §8).
 ``extension_cap``, ``extension_10pct``, ``end_mode``, ``points_target``,
 ``races_total``, ``avoid_repeat_cities``, ``max_races``, the expert rules
 ``coop_building``, ``international``, ``international_every``,
-``flat_usage_fee``, ``ferries``, and ``auto_forced_actions``,
+``flat_usage_fee``, ``ferries``, and ``auto_forced`` (the spec's ``auto_forced_actions``),
 ``max_decisions`` (the spec's ``max_env_steps``), ``expert`` (switches the
 three expert rules on), plus ``reward_mode`` and ``render_mode``. Defaults,
 ranges and errors: ``wildwest_envs.rail.options``. Unknown or out-of-range
@@ -79,7 +79,7 @@ noted in the module that implements it):
 * *The map* is bound to a ``Game`` (its sizes fix the spaces): ``make_game``
   builds one for any valid map file (§3.8); it is not an env option.
 * *Forced decisions* (a single legal action) are applied by the engine with
-  ``auto_forced_actions`` and are not counted as agent decisions.
+  ``auto_forced`` and are not counted as agent decisions.
 * *Build-fee bookkeeping* is derived from ownership instead of stored
   (``rail.fees``; checked against a literal §12.3 in the tests).
 * *Candidates* of every seat are computed when the race is generated and kept
@@ -103,8 +103,6 @@ class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo naming)
     """Rail AEC environment without wrappers (see the module docstring)."""
 
     game = GAME
-    metadata = {"name": "rail_v0", "render_modes": ["ansi", "human", "rgb_array"],
-                "is_parallelizable": False, "render_fps": 2}
 
 
 def env(**options) -> GameAECEnv:

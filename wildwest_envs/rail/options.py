@@ -1,4 +1,4 @@
-"""Rail options (spec §4), validated once with clear errors.
+"""Rail options (spec §4), declared once (``core.options``) and validated with clear errors.
 
 | option | default | values | § |
 |---|---|---|---|
@@ -27,7 +27,7 @@
 | ``international_every`` | 6 | int 1..10000 | §9.3 |
 | ``flat_usage_fee`` | ``expert`` | bool | §9.4 |
 | ``ferries`` | True if the map has ferries | bool or None (the default) | §9.5 |
-| ``auto_forced_actions`` | True | bool | §11.4 |
+| ``auto_forced`` | True | bool (the spec's ``auto_forced_actions``, still accepted) | §11.4 |
 | ``max_decisions`` | 50,000 | int 1..2^31-1: the spec's ``max_env_steps`` (library truncation) | §11.4 |
 | ``expert`` | False | bool: the default of the three expert rules | §9 |
 
@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.options import (Option, OptionTable, auto_forced_option, boolean, check_integer, choice, integer,
+                             max_decisions_option)
 from .data import (DEFAULT_PRIZES, END_MODES, END_POINTS, EXTENSION_MODES, MAX_DECISIONS, MAX_PLAYERS, MAX_PRIZES,
                    MIN_PLAYERS, N_OPTION_VALUES, OPT_AUTO_FORCED, OPT_AVOID_REPEAT, OPT_BONUS, OPT_BUILD_DICE,
                    OPT_BUILD_ROUNDS, OPT_COOP, OPT_DISTINCT_DIRS, OPT_EARLY_END, OPT_END_MODE, OPT_EXT_10PCT,
@@ -51,140 +53,111 @@ from .data import (DEFAULT_PRIZES, END_MODES, END_POINTS, EXTENSION_MODES, MAX_D
                    OPT_RESOLUTION, OPT_SHARED_ROLL, OPT_TARGET, POINTS_TARGET, RESOLUTIONS, START_RULES)
 from .maps import RailMap
 
-OPTION_NAMES = ("num_players", "build_dice", "shared_build_roll", "build_rounds", "build_early_end",
-                "connection_bonus", "race_min_distance", "route_candidates", "usage_fee_per_step", "usage_fee_cap",
-                "prizes", "race_resolution", "extension_mode", "extension_cap", "extension_10pct", "end_mode",
-                "points_target", "races_total", "avoid_repeat_cities", "max_races", "coop_building",
-                "international", "international_every", "flat_usage_fee", "ferries", "auto_forced_actions",
-                "max_decisions", "expert")
+
+def per_count(table: dict, low: int, high: int):
+    """An int, or a table by player count (keys 2..6 or '2'..'6'); ``None`` (the default) takes ``table``'s."""
+
+    def parse(name: str, value, parsed: dict) -> int:
+        n = parsed["num_players"]
+        if value is None:
+            return int(table[n])
+        if isinstance(value, dict):
+            try:
+                given = {int(k): v for k, v in value.items()}
+            except (TypeError, ValueError):
+                raise ValueError(f"{name} table keys must be player counts 2..6, got {list(value)}") from None
+            if any(k not in range(MIN_PLAYERS, MAX_PLAYERS + 1) for k in given):
+                raise ValueError(f"{name} table keys must be player counts 2..6, got {list(value)}")
+            for k, v in given.items():
+                check_integer(f"{name}[{k}]", v, low, high)
+            return int(given.get(n, table[n]))
+        return check_integer(name, value, low, high)
+
+    parse.accepts = f"int {low}..{high}, or a table {{n: value}}"
+    return parse
 
 
-def make_parser(rail_map: RailMap):
-    """The ``parse_options`` function of a map's ``Game`` (defaults from the map's tables)."""
+def _by_count(table: dict):
+    """The default of a per-count option: ``table``'s entry for the game's player count."""
+    return lambda parsed: int(table[parsed["num_players"]])
 
-    def parse_options(num_players: int = 3, build_dice: int = 2, shared_build_roll: bool = False,
-                      build_rounds=None, build_early_end: bool = True, connection_bonus: int = 6,
-                      race_min_distance: int = 6, route_candidates: int = 3, usage_fee_per_step: int = 1,
-                      usage_fee_cap: int = 10, prizes=DEFAULT_PRIZES, race_resolution: str = "dice",
-                      extension_mode: str = "account", extension_cap: int = 12, extension_10pct: bool = False,
-                      end_mode: str = "points", points_target=None, races_total: int = 36,
-                      avoid_repeat_cities: bool | None = None, max_races: int = 100, coop_building: bool | None = None,
-                      international: bool | None = None, international_every: int = 6,
-                      flat_usage_fee: bool | None = None, ferries: bool | None = None,
-                      auto_forced_actions: bool = True, max_decisions: int = MAX_DECISIONS, expert: bool = False,
-                      **unknown) -> dict:
-        """Validate Rail options and fill in the defaults (§4; see the ``options`` module docstring)."""
-        if unknown:
-            raise ValueError(f"unknown Rail option(s) {sorted(unknown)}; options are {list(OPTION_NAMES)}")
-        n = _int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-        expert = _bool("expert", expert)
-        end = _choice("end_mode", end_mode, END_MODES)
-        return {
-            "num_players": n,
-            "build_dice": _choice("build_dice", build_dice, {1: 1, 2: 2}),
-            "shared_build_roll": _bool("shared_build_roll", shared_build_roll),
-            "build_rounds": _per_count("build_rounds", build_rounds, rail_map.build_rounds, n, 1, 1000),
-            "build_early_end": _bool("build_early_end", build_early_end),
-            "connection_bonus": _int("connection_bonus", connection_bonus, 0, 1000),
-            "race_min_distance": _int("race_min_distance", race_min_distance, 1, 1000),
-            "route_candidates": _int("route_candidates", route_candidates, 1, 3),
-            "usage_fee_per_step": _int("usage_fee_per_step", usage_fee_per_step, 0, 1000),
-            "usage_fee_cap": _int("usage_fee_cap", usage_fee_cap, 0, 1000),
-            "prizes": _prizes(prizes),
-            "race_resolution": _choice("race_resolution", race_resolution, RESOLUTIONS),
-            "extension_mode": _choice("extension_mode", extension_mode, EXTENSION_MODES),
-            "extension_cap": _int("extension_cap", extension_cap, 0, 1000),
-            "extension_10pct": _bool("extension_10pct", extension_10pct),
-            "end_mode": end,
-            "points_target": _per_count("points_target", points_target, POINTS_TARGET, n, 1, 10**9),
-            "races_total": _int("races_total", races_total, 1, 10000),
-            "avoid_repeat_cities": (END_MODES[end] != END_POINTS if avoid_repeat_cities is None
-                                    else _bool("avoid_repeat_cities", avoid_repeat_cities)),
-            "max_races": _int("max_races", max_races, 1, 10000),
-            "coop_building": expert if coop_building is None else _bool("coop_building", coop_building),
-            "international": expert if international is None else _bool("international", international),
-            "international_every": _int("international_every", international_every, 1, 10000),
-            "flat_usage_fee": expert if flat_usage_fee is None else _bool("flat_usage_fee", flat_usage_fee),
-            "ferries": rail_map.tables.ferries.shape[0] > 0 if ferries is None else _bool("ferries", ferries),
-            "auto_forced_actions": _bool("auto_forced_actions", auto_forced_actions),
-            "max_decisions": _int("max_decisions", max_decisions, 1, 2**31 - 1),
-            "expert": expert,
-        }
 
-    return parse_options
+def _parse_prizes(name: str, value, parsed: dict) -> tuple:
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not 1 <= len(value) <= MAX_PRIZES:
+        raise ValueError(f"prizes must be a list of 1 to {MAX_PRIZES} integers, got {value!r}")
+    return tuple(check_integer("prizes entry", v, 0, 10000) for v in value)
+
+
+def _or_expert(parsed: dict) -> bool:
+    """The default of the three expert rules: the ``expert`` option."""
+    return parsed["expert"]
+
+
+def make_options(rail_map: RailMap) -> OptionTable:
+    """The options of a map's ``Game`` (defaults from the map's tables)."""
+    return OptionTable("Rail", size=N_OPTION_VALUES, options=(
+        Option("num_players", 3, integer(MIN_PLAYERS, MAX_PLAYERS), slot=OPT_NUM_PLAYERS, doc="players",
+               section="§5"),
+        Option("build_dice", 2, choice({1: 1, 2: 2}), slot=OPT_BUILD_DICE,
+               doc="2: both dice give build points; 1: the white die only", section="§6.3"),
+        Option("shared_build_roll", False, boolean(), slot=OPT_SHARED_ROLL,
+               doc="one build roll for every player of a round", section="§6.3"),
+        Option("build_rounds", _by_count(rail_map.build_rounds), per_count(rail_map.build_rounds, 1, 1000),
+               slot=OPT_BUILD_ROUNDS,
+               doc="building rounds (None: the map's table by player count)", section="§6.10"),
+        Option("build_early_end", True, boolean(), slot=OPT_EARLY_END,
+               doc="building ends early when every city is connected", section="§6.10"),
+        Option("connection_bonus", 6, integer(0, 1000), slot=OPT_BONUS,
+               doc="points for connecting a city first", section="§6.9"),
+        Option("race_min_distance", 6, integer(1, 1000), slot=OPT_RACE_MIN_DISTANCE,
+               doc="least distance between a race's start and goal", section="§7.2"),
+        Option("route_candidates", 3, integer(1, 3), slot=OPT_N_CANDIDATES, doc="route candidates per seat",
+               section="§7.5"),
+        Option("usage_fee_per_step", 1, integer(0, 1000), slot=OPT_FEE_PER_STEP,
+               doc="fee per step travelled on a rival's line", section="§7.7"),
+        Option("usage_fee_cap", 10, integer(0, 1000), slot=OPT_FEE_CAP, doc="most fees paid per race",
+               section="§7.7"),
+        Option("prizes", DEFAULT_PRIZES, _parse_prizes, slot=OPT_PRIZES, width=MAX_PRIZES, count_slot=OPT_N_PRIZES,
+               accepts=f"1 to {MAX_PRIZES} ints 0..10000", doc="race prizes, best place first",
+               section="§7.8, §7.9"),
+        Option("race_resolution", "dice", choice(RESOLUTIONS), slot=OPT_RESOLUTION,
+               doc="how a race is run", section="§7.8, §9.6"),
+        Option("extension_mode", "account", choice(EXTENSION_MODES), slot=OPT_EXT_MODE,
+               doc="how extensions are paid", section="§7.10"),
+        Option("extension_cap", 12, integer(0, 1000), slot=OPT_EXT_CAP, doc="most steps of an extension",
+               section="§7.10"),
+        Option("extension_10pct", False, boolean(), slot=OPT_EXT_10PCT, doc="the 10% extension variant",
+               section="§9.6"),
+        Option("end_mode", "points", choice(END_MODES), slot=OPT_END_MODE,
+               doc="the game ends at a points target or after a number of races", section="§7.11"),
+        Option("points_target", _by_count(POINTS_TARGET), per_count(POINTS_TARGET, 1, 10**9), slot=OPT_TARGET,
+               doc="points that end the game (None: the table by player count)", section="§7.11"),
+        Option("races_total", 36, integer(1, 10000), slot=OPT_RACES_TOTAL, doc="races of a game in races mode",
+               section="§7.11"),
+        Option("avoid_repeat_cities", lambda parsed: END_MODES[parsed["end_mode"]] != END_POINTS, boolean(),
+               slot=OPT_AVOID_REPEAT, doc="races avoid cities already raced (default: in races mode)",
+               section="§7.2"),
+        Option("max_races", 100, integer(1, 10000), slot=OPT_MAX_RACES, doc="the game's own race cap",
+               section="§7.11"),
+        Option("coop_building", _or_expert, boolean(), slot=OPT_COOP, doc="co-building (default: expert)",
+               section="§9.1"),
+        Option("international", _or_expert, boolean(), slot=OPT_INTERNATIONAL,
+               doc="international lines and races (default: expert)", section="§9.2, §9.3"),
+        Option("international_every", 6, integer(1, 10000), slot=OPT_INTL_EVERY,
+               doc="every how many races one is international", section="§9.3"),
+        Option("flat_usage_fee", _or_expert, boolean(), slot=OPT_FLAT_FEE, doc="the flat usage fee (default: expert)",
+               section="§9.4"),
+        Option("ferries", lambda parsed: rail_map.tables.ferries.shape[0] > 0, boolean(), slot=OPT_FERRIES,
+               doc="ferries (default: if the map has any)", section="§9.5"),
+        auto_forced_option(True, OPT_AUTO_FORCED, "§11.4", aliases=("auto_forced_actions",)),
+        max_decisions_option(MAX_DECISIONS, OPT_MAX_DECISIONS, section="§11.4"),
+        Option("expert", False, boolean(), doc="the default of the three expert rules", section="§9"),
+    ), parse_first=("num_players", "expert"))
 
 
 def kernel_options(options: dict, rail_map: RailMap) -> np.ndarray:
-    """The parsed options as the int64 vector of ``rules.init`` (laid out by ``data.OPT_*``)."""
-    o = np.zeros(N_OPTION_VALUES, dtype=np.int64)
-    o[OPT_NUM_PLAYERS] = options["num_players"]
-    o[OPT_BUILD_DICE] = options["build_dice"]
-    o[OPT_SHARED_ROLL] = options["shared_build_roll"]
-    o[OPT_BUILD_ROUNDS] = options["build_rounds"]
-    o[OPT_EARLY_END] = options["build_early_end"]
-    o[OPT_BONUS] = options["connection_bonus"]
-    o[OPT_RACE_MIN_DISTANCE] = options["race_min_distance"]
-    o[OPT_N_CANDIDATES] = options["route_candidates"]
-    o[OPT_FEE_PER_STEP] = options["usage_fee_per_step"]
-    o[OPT_FEE_CAP] = options["usage_fee_cap"]
-    o[OPT_N_PRIZES] = len(options["prizes"])
-    o[OPT_PRIZES:OPT_PRIZES + len(options["prizes"])] = options["prizes"]
-    o[OPT_RESOLUTION] = RESOLUTIONS[options["race_resolution"]]
-    o[OPT_EXT_MODE] = EXTENSION_MODES[options["extension_mode"]]
-    o[OPT_EXT_CAP] = options["extension_cap"]
-    o[OPT_EXT_10PCT] = options["extension_10pct"]
-    o[OPT_END_MODE] = END_MODES[options["end_mode"]]
-    o[OPT_TARGET] = options["points_target"]
-    o[OPT_RACES_TOTAL] = options["races_total"]
-    o[OPT_AVOID_REPEAT] = options["avoid_repeat_cities"]
-    o[OPT_MAX_RACES] = options["max_races"]
-    o[OPT_COOP] = options["coop_building"]
-    o[OPT_INTERNATIONAL] = options["international"]
-    o[OPT_INTL_EVERY] = options["international_every"]
-    o[OPT_FLAT_FEE] = options["flat_usage_fee"]
-    o[OPT_FERRIES] = options["ferries"]
-    o[OPT_DISTINCT_DIRS] = START_RULES[rail_map.start_rule]
-    o[OPT_AUTO_FORCED] = options["auto_forced_actions"]
-    o[OPT_MAX_DECISIONS] = options["max_decisions"]
-    return o
-
-
-def _int(name: str, value, low: int, high: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
-    return int(value)
-
-
-def _bool(name: str, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _choice(name: str, value, choices: dict):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, type(next(iter(choices)))) or value not in choices:
-        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
-    return value
-
-
-def _per_count(name: str, value, table: dict, n: int, low: int, high: int) -> int:
-    """An int, or a table by player count (keys 2..6 or '2'..'6'), or None for the default table."""
-    if value is None:
-        return int(table[n])
-    if isinstance(value, dict):
-        try:
-            given = {int(k): v for k, v in value.items()}
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} table keys must be player counts 2..6, got {list(value)}") from None
-        if any(k not in range(MIN_PLAYERS, MAX_PLAYERS + 1) for k in given):
-            raise ValueError(f"{name} table keys must be player counts 2..6, got {list(value)}")
-        for k, v in given.items():
-            _int(f"{name}[{k}]", v, low, high)
-        return int(given.get(n, table[n]))
-    return _int(name, value, low, high)
-
-
-def _prizes(value) -> tuple:
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not 1 <= len(value) <= MAX_PRIZES:
-        raise ValueError(f"prizes must be a list of 1 to {MAX_PRIZES} integers, got {value!r}")
-    return tuple(_int("prizes entry", v, 0, 10000) for v in value)
+    """The parsed options as the int64 vector of ``rules.init`` (laid out by ``data.OPT_*``), with the map's
+    start rule."""
+    vector = make_options(rail_map).kernel_vector(options)
+    vector[OPT_DISTINCT_DIRS] = START_RULES[rail_map.start_rule]
+    return vector

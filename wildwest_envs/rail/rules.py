@@ -18,7 +18,7 @@ keeps the whole flow out of the ``init`` kernel, which halves the compile time
 (``game.make_game`` binds both into one ``init``). ``step`` assumes the action
 is legal: legality is decided only by
 ``_enumerate`` (with the predicates of ``building``), which also serves the
-forced-action check of ``auto_forced_actions``, so the mask and the automatic
+forced-action check of ``auto_forced``, so the mask and the automatic
 play can never disagree. After ``init`` and after every ``step`` a record stands
 at an agent decision or is finished; everything automatic in between (dice,
 races, fees, prizes, end tests, phase changes, forced decisions) happens
@@ -42,7 +42,7 @@ Decisions where the spec leaves the implementation open:
 * The race, its candidates and declared routes are cleared after the prizes;
   ``last_*`` keep the outcome of the last race for observations.
 * ``n_decisions`` counts agent steps only: decisions applied by
-  ``auto_forced_actions`` are not agent decisions.
+  ``auto_forced`` are not agent decisions.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import NO_MASKS, borrowed, prefetch
+from ..core.kernels import NO_MASKS
+from .intrinsics import borrowed, prefetch
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
 from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_GAME_OVER,
@@ -83,7 +84,7 @@ def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, maps: np.nd
 @njit(cache=True, parallel=True)
 def legal_mask(states: np.ndarray, out: np.ndarray, maps: np.ndarray) -> None:
     """out[b, a] = 1 for each legal action a of game b; all zeros when finished (§11.2)."""
-    rows = borrowed(out)  # borrowed: no reference counting of shared arrays (core.kernels)
+    rows = borrowed(out)  # borrowed: no reference counting of shared arrays (rail.intrinsics)
     n = states.shape[0]
     for b in prange(n):  # the next record's lines load while this one is worked on (prefetch_record)
         if b + 2 < n:
@@ -336,7 +337,7 @@ def _account_possible(state, p: int) -> bool:
 # ---- automatic play -------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _advance(state, mp, out_row: np.ndarray) -> None:
-    """With auto_forced_actions, apply every decision that has a single legal action (§11.4). A non-empty
+    """With auto_forced, apply every decision that has a single legal action (§11.4). A non-empty
     ``out_row`` gets the legal mask of the decision that remains: the enumeration that counts the legal
     actions marks it in the same pass (``legal_mask_one``); an empty one only counts, up to 2."""
     counting = out_row.shape[0] == 0

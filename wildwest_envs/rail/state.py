@@ -83,7 +83,7 @@ def state_dtype(rail_map: RailMap) -> np.dtype:
         ("flat_fee", np.bool_),                         # flat_usage_fee (§9.4)
         ("ferries_on", np.bool_),                       # ferries (§9.5)
         ("distinct_dirs", np.bool_),                    # the map's start_rule is distinct_directions (§3.5)
-        ("auto_forced", np.bool_),                      # auto_forced_actions (§11.4)
+        ("auto_forced", np.bool_),                      # auto_forced (§11.4)
         ("max_decisions", np.int32),                    # max_env_steps: decisions before truncation (§11.4)
         # ---- progress ----
         ("n_decisions", np.int32),                      # agent decisions taken (steps with an action)

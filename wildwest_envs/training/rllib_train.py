@@ -45,7 +45,8 @@ import torch
 
 from wildwest_envs.agents.registry import POLICY_PREFIX, RLLIB_PREFIX, agents_for_command, make_agent
 from wildwest_envs.agents.rllib_policy import FINAL_CHECKPOINT, MODULE_ID, RLlibPolicyAgent
-from wildwest_envs.training.evaluate import evaluate_against, summarize
+from wildwest_envs.training.stats import summarize
+from wildwest_envs.training.tournament import evaluate_against
 from wildwest_envs.registry import canonical_name, get_game
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent  # wildwest_envs/, with its agents and training

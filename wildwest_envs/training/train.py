@@ -315,10 +315,11 @@ def main(argv: list[str] | None = None) -> None:
     from wildwest_envs.agents.policy import PolicyAgent, network_class
     from wildwest_envs.agents.pretrained import export_pretrained
     from wildwest_envs.agents.registry import agents_for_command, make_agent
-    from wildwest_envs.training.evaluate import evaluate_against, plot_learning_curve
     from wildwest_envs.training.opponents import OpponentPool
+    from wildwest_envs.training.report import plot_learning_curve
     from wildwest_envs.training.selfplay_callback import SelfPlayCallback
     from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
+    from wildwest_envs.training.tournament import evaluate_against
 
     run_start = time.perf_counter()
     game_name = canonical_name(args.game)

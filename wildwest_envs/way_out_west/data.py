@@ -167,3 +167,7 @@ WIN_NOBODY, WIN_ATTACKER, WIN_DEFENDER = range(3)  # gunfight outcomes (§9.6)
 
 # ---- option defaults -----------------------------------------------------------------------------------------
 MAX_DECISIONS = 20_000  # default decision cap: above the longest game the rules allow (§14 bound, env docstring)
+# slots of the option vector of ``rules.init`` (``options.OPTIONS`` declares what each holds)
+OPT_NUM_PLAYERS, OPT_NUM_ROUNDS, OPT_START_PLAYER, OPT_AUTO_FORCED, OPT_MAX_DECISIONS, OPT_N_DICE = range(6)
+OPT_DICE = OPT_N_DICE + 1  # N_DIE_QUEUE slots: the preset dice, OPT_N_DICE of them
+N_OPTION_VALUES = OPT_DICE + N_DIE_QUEUE

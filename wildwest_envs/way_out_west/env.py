@@ -74,8 +74,6 @@ class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo naming)
     """Way Out West AEC environment without wrappers (see the module docstring)."""
 
     game = GAME
-    metadata = {"name": "way_out_west_v0", "render_modes": ["ansi", "human", "rgb_array"],
-                "is_parallelizable": False, "render_fps": 2}
 
     def _finish(self) -> None:
         """The library's end-of-game infos, plus the final VP by category of every agent (§14)."""

@@ -1,4 +1,4 @@
-"""Way Out West options (spec §4, §13.2, §13.3), validated once with clear errors.
+"""Way Out West options (spec §4, §13.2, §13.3), declared once (``core.options``) and validated with clear errors.
 
 | option | values | default |
 |---|---|---|
@@ -13,65 +13,27 @@
 not options here. The default ``max_decisions`` lies above the longest game the
 rules allow (12 rounds x (60 auction decisions + 10 action turns x 109
 decisions) + 15 setup placements = 13,815), so it never cuts a game short.
+``OPTIONS.kernel_vector`` lays them out for ``rules.init`` at the ``data.OPT_*``
+slots.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from ..core.options import Option, OptionTable, auto_forced_option, integer, is_integer, max_decisions_option, optional
+from .data import (ALLOWED_ROUNDS, DEFAULT_ROUNDS, DIE_SIDES, MAX_DECISIONS, MAX_PLAYERS, MIN_PLAYERS, N_DIE_QUEUE,
+                   N_OPTION_VALUES, OPT_AUTO_FORCED, OPT_DICE, OPT_MAX_DECISIONS, OPT_N_DICE, OPT_NUM_PLAYERS,
+                   OPT_NUM_ROUNDS, OPT_START_PLAYER)
 
-from .data import ALLOWED_ROUNDS, DEFAULT_ROUNDS, DIE_SIDES, MAX_DECISIONS, MAX_PLAYERS, MIN_PLAYERS, N_DIE_QUEUE
-
-OPTION_NAMES = ("num_players", "num_rounds", "start_player", "preset_dice", "auto_forced", "max_decisions")
 RANDOM_START = -1  # kernel code of start_player=None
 
 
-def parse_options(num_players: int = MIN_PLAYERS, num_rounds: int = DEFAULT_ROUNDS, start_player: int | None = None,
-                  preset_dice=(), auto_forced: bool = False, max_decisions: int = MAX_DECISIONS,
-                  **unknown) -> dict:
-    """Validate Way Out West options and fill in the defaults (module docstring)."""
-    if unknown:
-        raise ValueError(f"unknown Way Out West option(s) {sorted(unknown)}; options are {list(OPTION_NAMES)}")
-    num_players = _parse_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-    if _not_int(num_rounds) or int(num_rounds) not in ALLOWED_ROUNDS:
-        raise ValueError(f"num_rounds must be one of {list(ALLOWED_ROUNDS)} (a multiple of 3, §4), "
-                         f"got {num_rounds!r}")
-    if start_player is not None:
-        start_player = _parse_int("start_player", start_player, 0, num_players - 1)
-    return {
-        "num_players": num_players,
-        "num_rounds": int(num_rounds),
-        "start_player": start_player,
-        "preset_dice": _parse_dice(preset_dice),
-        "auto_forced": _parse_bool("auto_forced", auto_forced),
-        "max_decisions": _parse_int("max_decisions", max_decisions, 1, 2**31 - 1),
-    }
-
-
-def kernel_arguments(options: dict) -> tuple:
-    """The parsed options as the arguments of ``rules.init`` after ``seeds`` (in order)."""
-    start = RANDOM_START if options["start_player"] is None else options["start_player"]
-    dice = np.array(options["preset_dice"], dtype=np.int64)
-    return (options["num_players"], options["num_rounds"], start, dice, options["auto_forced"],
-            options["max_decisions"])
-
-
-def _not_int(value) -> bool:
-    return isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
-
-
-def _parse_int(name: str, value, low: int, high: int) -> int:
-    if _not_int(value) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+def _parse_rounds(name: str, value, parsed: dict) -> int:
+    if not is_integer(value) or int(value) not in ALLOWED_ROUNDS:
+        raise ValueError(f"num_rounds must be one of {list(ALLOWED_ROUNDS)} (a multiple of 3, §4), got {value!r}")
     return int(value)
 
 
-def _parse_bool(name: str, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _parse_dice(values) -> tuple:
+def _parse_dice(name: str, values, parsed: dict) -> tuple:
     """At most 64 integers 1..6, as a tuple (hashable, picklable)."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise ValueError(f"preset_dice must be a sequence of die values 1..{DIE_SIDES}, got {values!r}")
@@ -79,6 +41,28 @@ def _parse_dice(values) -> tuple:
     if len(dice) > N_DIE_QUEUE:
         raise ValueError(f"preset_dice holds at most {N_DIE_QUEUE} dice (§13.3), got {len(dice)}")
     for die in dice:
-        if _not_int(die) or not 1 <= die <= DIE_SIDES:
+        if not is_integer(die) or not 1 <= die <= DIE_SIDES:
             raise ValueError(f"preset_dice must hold die values 1..{DIE_SIDES}, got {die!r}")
     return tuple(int(d) for d in dice)
+
+
+def _last_seat(parsed: dict) -> int:
+    return parsed["num_players"] - 1
+
+
+OPTIONS = OptionTable("Way Out West", size=N_OPTION_VALUES, options=(
+    Option("num_players", MIN_PLAYERS, integer(MIN_PLAYERS, MAX_PLAYERS), slot=OPT_NUM_PLAYERS, doc="players",
+           section="§4"),
+    Option("num_rounds", DEFAULT_ROUNDS, _parse_rounds, slot=OPT_NUM_ROUNDS,
+           accepts=", ".join(str(r) for r in ALLOWED_ROUNDS), doc="rounds of the game", section="§4"),
+    Option("start_player", None, optional(integer(0, _last_seat), RANDOM_START), slot=OPT_START_PLAYER,
+           doc="the start player (None: drawn at random)", section="§4"),
+    Option("preset_dice", (), _parse_dice, slot=OPT_DICE, width=N_DIE_QUEUE, count_slot=OPT_N_DICE,
+           accepts=f"up to {N_DIE_QUEUE} die values 1..{DIE_SIDES}",
+           doc="dice rolled before the generator's", section="§13.3"),
+    auto_forced_option(False, OPT_AUTO_FORCED, "§13.2"),
+    max_decisions_option(MAX_DECISIONS, OPT_MAX_DECISIONS),
+))
+OPTION_NAMES = OPTIONS.names
+parse_options = OPTIONS.parse
+kernel_options = OPTIONS.kernel_vector

@@ -2,16 +2,15 @@
 
 Public kernels (batch loops over records, ``numba.prange``)::
 
-    init(states, seeds, num_players, num_rounds, start_player, dice, auto_forced, max_decisions)
+    init(states, seeds, options)  # options: int64 vector, slots data.OPT_* (options.OPTIONS)
     legal_mask(states, out)      # int8 (B, 59); all zeros for finished games
     step(states, actions)        # int64 (B,); finished games are skipped
     step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
     scores(states, out)          # int32 (B, 5): §11 VP per seat, 0 for absent seats
     tiebreak(states, out)        # int32 (B, 5): cash x 100 + B&T counters on board (§11.4)
 
-(``start_player`` -1 draws the start player; ``dice`` holds the preset dice,
-1..6, at most 64; ``options.kernel_arguments`` turns parsed options into these
-arguments.) Per-record forms ``init_one``, ``legal_mask_one`` and ``step_one``
+(In the option vector, ``start_player`` -1 draws the start player; the preset
+dice are 1..6, at most 64.) Per-record forms ``init_one``, ``legal_mask_one`` and ``step_one``
 serve fused loops. ``step`` assumes the action is legal: legality is decided
 only by ``_enumerate`` (through the predicates of ``actions``, ``auction`` and
 ``gunfight``), which also drives ``auto_forced``, so the mask and the automatic
@@ -55,7 +54,8 @@ from .data import (A_BOX, A_COUNT, A_NO, A_PASS, A_PLAYER, A_RAISE, A_RETREAT, A
                    DEC_MOVE_COWBOYS_FROM, DEC_MOVE_COWBOYS_TO, DEC_NONE, DEC_RETREAT_DESTINATION,
                    DEC_SETUP_PLACE_COWBOY, DEC_SHERIFF_JOIN, DEC_VOLLEY_ATTACKER, DEC_VOLLEY_DEFENDER,
                    DEC_WANTED_STEAL, INCOME_EVERY, MAX_COUNT, MAX_PLAYERS, N_ACTIONS, N_BOXES, N_RAISES,
-                   N_TARGETS, N_TOWNS, PHASE_ACTIONS, PHASE_OVER, T_CATTLE)
+                   N_TARGETS, N_TOWNS, OPT_AUTO_FORCED, OPT_DICE, OPT_MAX_DECISIONS, OPT_N_DICE, OPT_NUM_PLAYERS,
+                   OPT_NUM_ROUNDS, OPT_START_PLAYER, PHASE_ACTIONS, PHASE_OVER, T_CATTLE)
 from .gunfight import (choose_shoot, declared_defender, fix_sides, is_fight_town, retreat_destination_legal,
                        retreat_to, run_fight, start_fight, start_retreat, steal_legal, steal_wanted, target_legal)
 from .pieces import update_frontier
@@ -68,11 +68,11 @@ MAX_AUTO_STEPS = 64  # auto_forced applies at most this many single-option decis
 
 # ---- public batch kernels ----------------------------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, num_players: int, num_rounds: int, start_player: int,
-         dice: np.ndarray, auto_forced: bool, max_decisions: int) -> None:
-    """Set up every record at its first decision (the first setup placement, §4)."""
+def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
+    """Set up every record at its first decision (the first setup placement, §4); ``options`` as
+    ``options.OPTIONS`` lays them out."""
     for b in prange(states.shape[0]):
-        init_one(states[b], seeds[b], num_players, num_rounds, start_player, dice, auto_forced, max_decisions)
+        init_one(states[b], seeds[b], options)
 
 
 @njit(cache=True, parallel=True)
@@ -115,10 +115,11 @@ def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
 
 # ---- public per-record kernels ---------------------------------------------------------------------------------
 @njit(cache=True)
-def init_one(state: np.void, seed: np.uint64, num_players: int, num_rounds: int, start_player: int,
-             dice: np.ndarray, auto_forced: bool, max_decisions: int) -> None:
+def init_one(state: np.void, seed: np.uint64, options: np.ndarray) -> None:
     """Set up one record at the first setup placement (§4)."""
-    setup_game(state, seed, num_players, num_rounds, start_player, dice, auto_forced, max_decisions)
+    setup_game(state, seed, options[OPT_NUM_PLAYERS], options[OPT_NUM_ROUNDS], options[OPT_START_PLAYER],
+               options[OPT_DICE:OPT_DICE + options[OPT_N_DICE]], options[OPT_AUTO_FORCED] != 0,
+               options[OPT_MAX_DECISIONS])
     _auto_play(state)
 
 

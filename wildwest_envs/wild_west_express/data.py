@@ -264,6 +264,11 @@ assert [(r["name"], r["start"], r["size"]) for r in BOARD["action_layout"]["rang
 CASH_VP_PER_1200, CASH_VP_THRESHOLD = range(2)  # cash_vp_mode
 CAP_SCORING_VP, CAP_SCORING_DRAW = range(2)  # cap_scoring
 MAX_DECISIONS = 2_000_000_000  # default engine turn cap in decisions; the game's own cap is max_rounds (§14.4)
+# slots of the option vector of ``rules.init`` (``options.OPTIONS`` declares what each holds)
+(OPT_NUM_PLAYERS, OPT_VICTORY_TARGET, OPT_CASH_VP_MODE, OPT_TWO_PLAYER_EXTRA_DESPERADO, OPT_ALT_DYNAMITE,
+ OPT_ALT_EXTRA_GANG, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE, OPT_COMPONENT_LIMITS, OPT_ALLOW_HOLD_IN_CITY,
+ OPT_COMPETITION_EXPIRY_ROUNDS, OPT_MAX_ROUNDS, OPT_CAP_SCORING, OPT_AUTO_FORCED, OPT_MAX_DECISIONS) = range(15)
+N_OPTION_VALUES = 15
 
 # ---- phases of the turn (§6, §17.5 level 1) ------------------------------------------------------------
 PHASE_SETUP, PHASE_PRE_ROLL, PHASE_MOVEMENT, PHASE_DESPERADO, PHASE_OVER = range(5)

@@ -60,8 +60,6 @@ class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo naming)
     """Wild West Express AEC environment without wrappers (see the module docstring)."""
 
     game = GAME
-    metadata = {"name": "wild_west_express_v0", "render_modes": ["ansi", "human", "rgb_array"],
-                "is_parallelizable": False, "render_fps": 2}
 
 
 def env(**options) -> GameAECEnv:

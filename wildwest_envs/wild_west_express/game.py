@@ -5,18 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.game import Game
-from ..core.kernels import dual
-from . import hidden, invariants, observation, render, rules
+from . import hidden, invariants, names, observation, render, rules
 from .data import CAP_SCORING_DRAW, MAX_PLAYERS, MIN_PLAYERS, N_ACTIONS
-from .options import kernel_arguments, parse_options
+from .options import OPTIONS
 from .state import STATE_DTYPE
-
-_INIT = dual(rules.init)
-
-
-def _init(states: np.ndarray, seeds: np.ndarray, options: dict) -> None:
-    """Set up fresh games with the parsed options (§5, §15)."""
-    _INIT(states, seeds, *kernel_arguments(options))
 
 
 def _capped(states: np.ndarray) -> np.ndarray:
@@ -36,14 +28,14 @@ GAME = Game(
     obs_layout=observation.OBS,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
-    parse_options=parse_options,
-    init_kernel=_init,
+    options=OPTIONS,
+    init_kernel=rules.init,
     legal_mask_kernel=rules.legal_mask,
     step_kernel=rules.step_and_mask,
     observe_kernel=observation.observe,
     scores_kernel=rules.scores,
     tiebreak_kernel=rules.tiebreak,
-    action_to_string_fn=render.action_to_string,
+    action_to_string_fn=names.action_to_string,
     render_ansi_fn=render.render_ansi,
     render_rgb_fn=render.render_rgb,
     validate_state_fn=invariants.validate_state,

@@ -2,19 +2,15 @@
 
 Public kernels (batch loops over records, ``numba.prange``)::
 
-    init(states, seeds, num_players, victory_target, cash_vp_mode, two_player_extra_desperado,
-         alt_dynamite, alt_extra_gang, dynamite_price_alt, extra_gang_price, component_limits,
-         allow_hold_in_city, competition_expiry_rounds, max_rounds, cap_scoring, auto_forced,
-         max_decisions)
+    init(states, seeds, options)  # options: int64 vector, slots data.OPT_* (options.OPTIONS)
     legal_mask(states, out)      # int8 (B, 553); all zeros for finished games
     step(states, actions)        # int64 (B,); finished games are skipped
     step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
     scores(states, out)          # int32 (B, 5): §14.1 VP per seat, 0 for absent seats
     tiebreak(states, out)        # int32 (B, 5): cash per seat (§14.3), higher is better
 
-(``victory_target`` 0 = the table of §14.2; ``cash_vp_mode`` and
-``cap_scoring`` are the codes of ``data``; ``options.kernel_arguments`` turns
-parsed options into these arguments.) Per-record forms ``init_one``,
+(In the option vector, ``victory_target`` 0 = the table of §14.2;
+``cash_vp_mode`` and ``cap_scoring`` are the codes of ``data``.) Per-record forms ``init_one``,
 ``legal_mask_one``, ``step_one`` exist for fused loops. ``step`` assumes the
 action is legal: legality is decided only by ``_enumerate`` (and the
 predicates of the rule modules it calls), which also serves the auto-forced
@@ -78,7 +74,11 @@ from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF,
                    DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DEC_REHIRE_TARGET, DEC_SELECT_TRAIN, DEC_SHERIFF_PIECE,
                    DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, DIE_SIDES, FREE, IS_CITY,
                    LAND_GRANT_PRICE, MAX_DEGREE, MAX_DESPERADOS, MAX_TRAINS, MAX_TURN_DECISIONS, N_ACTIONS,
-                   N_CARGO, N_CITIES, N_SHERIFFS, N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, PHASE_DESPERADO,
+                   N_CARGO, N_CITIES, N_SHERIFFS, N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY,
+                   OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE,
+                   OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE,
+                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_TWO_PLAYER_EXTRA_DESPERADO,
+                   OPT_VICTORY_TARGET, PHASE_DESPERADO,
                    PHASE_MOVEMENT, PHASE_OVER, PHASE_PRE_ROLL, SPACE_SPECIAL, SPECIAL_STAR, SPECIAL_TELEGRAM,
                    T_ARMED_GUARDS, T_DYNAMITE_CRATE, T_FRIEND_OF_THE_LAW, T_HIDEOUT, T_LAND_GRANT, T_MAIL_RACE,
                    T_SUBSIDY_100, T_SUBSIDY_200, T_TRACK_CREW)
@@ -103,16 +103,11 @@ from .telegrams import (card_playable, claim_competitions, count_down_competitio
 
 # ---- public batch kernels ------------------------------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, num_players: int, victory_target: int, cash_vp_mode: int,
-         two_player_extra_desperado: bool, alt_dynamite: bool, alt_extra_gang: bool, dynamite_price_alt: int,
-         extra_gang_price: int, component_limits: bool, allow_hold_in_city: bool, competition_expiry_rounds: int,
-         max_rounds: int, cap_scoring: int, auto_forced: bool, max_decisions: int) -> None:
-    """Set up every record and advance it to its first decision (§5)."""
+def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
+    """Set up every record and advance it to its first decision (§5); ``options`` as ``options.OPTIONS`` lays
+    them out."""
     for b in prange(states.shape[0]):
-        init_one(states[b], seeds[b], num_players, victory_target, cash_vp_mode, two_player_extra_desperado,
-                 alt_dynamite, alt_extra_gang, dynamite_price_alt, extra_gang_price, component_limits,
-                 allow_hold_in_city, competition_expiry_rounds, max_rounds, cap_scoring, auto_forced,
-                 max_decisions)
+        init_one(states[b], seeds[b], options)
 
 
 @njit(cache=True, parallel=True)
@@ -155,15 +150,14 @@ def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
 
 # ---- public per-record kernels ---------------------------------------------------------------------------------
 @njit(cache=True)
-def init_one(state: np.void, seed: np.uint64, num_players: int, victory_target: int, cash_vp_mode: int,
-             two_player_extra_desperado: bool, alt_dynamite: bool, alt_extra_gang: bool, dynamite_price_alt: int,
-             extra_gang_price: int, component_limits: bool, allow_hold_in_city: bool,
-             competition_expiry_rounds: int, max_rounds: int, cap_scoring: int, auto_forced: bool,
-             max_decisions: int) -> None:
+def init_one(state: np.void, seed: np.uint64, options: np.ndarray) -> None:
     """Set up one record and advance it to the first decision (the first draft pick, §5)."""
-    setup_game(state, seed, num_players, victory_target, cash_vp_mode, two_player_extra_desperado, alt_dynamite,
-               alt_extra_gang, dynamite_price_alt, extra_gang_price, component_limits, allow_hold_in_city,
-               competition_expiry_rounds, max_rounds, cap_scoring, auto_forced, max_decisions)
+    setup_game(state, seed, options[OPT_NUM_PLAYERS], options[OPT_VICTORY_TARGET], options[OPT_CASH_VP_MODE],
+               options[OPT_TWO_PLAYER_EXTRA_DESPERADO] != 0, options[OPT_ALT_DYNAMITE] != 0,
+               options[OPT_ALT_EXTRA_GANG] != 0, options[OPT_DYNAMITE_PRICE_ALT], options[OPT_EXTRA_GANG_PRICE],
+               options[OPT_COMPONENT_LIMITS] != 0, options[OPT_ALLOW_HOLD_IN_CITY] != 0,
+               options[OPT_COMPETITION_EXPIRY_ROUNDS], options[OPT_MAX_ROUNDS], options[OPT_CAP_SCORING],
+               options[OPT_AUTO_FORCED] != 0, options[OPT_MAX_DECISIONS])
     _advance(state, np.int64(_K_DRAFT))
 
 

@@ -1,0 +1,227 @@
+"""Playing agents against each other: seating schedules, batched matches and the two kinds of tournament.
+
+**Seatings.** With ``k`` agents and ``N`` seats, ``seat_schedule(k, N)`` lists
+every assignment of agents to seats that uses ``min(k, N)`` different agents:
+for ``k <= N`` every agent plays at least one seat (2 agents, 3 seats: ``AAB ABA
+BAA ABB BAB BBA``), for ``k > N`` no agent plays two seats (all ordered choices
+of ``N`` agents). The list is closed under renaming the agents and reordering
+the seats, so over one full cycle every agent sits in every seat equally often
+and meets every other agent equally often. Game ``i`` uses seating
+``i mod len(schedule)`` of the schedule shuffled with the seed: the balance is
+exact when the number of games is a multiple of the schedule length (the
+report says so when it is not). ``focal_schedule`` (used by
+``evaluate_against``) puts one focal agent in exactly one seat, every seat in
+turn, and fills the other seats from the opponents in the same way.
+
+**Results.** Ranks follow the game's final scores, then its tie-breaker (the
+same order as ``Game.returns``). A truncated game without a result (the decision
+cap, or a game's own cap scored as a draw) is marked ``truncated`` and left out
+of every statistic (``training.stats``); a game's own cap with a result by its
+rules (Wild West Express's round cap with ``cap_scoring="vp"``) counts like any
+finished game.
+
+``tournament`` plays a round robin over every seating and writes its report
+(``training.report``); ``evaluate_against`` (for the trainers) plays one agent
+against opponents and returns its results table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from wildwest_envs.registry import canonical_name, get_game
+from wildwest_envs.training.report import markdown_table, report, write_report
+from wildwest_envs.training.stats import summarize
+
+RANK_KEY_SCALE = 1e6  # score * scale + tie-break orders seats (as Game.returns; both are small integers)
+MAX_SEATINGS = 100_000  # a longer schedule (many agents, many seats) is refused: too few games would sample it
+
+
+# ---- seatings ----------------------------------------------------------------------------
+def seat_schedule(n_agents: int, num_players: int) -> list[tuple[int, ...]]:
+    """Every assignment of agents to seats using ``min(n_agents, num_players)`` different agents.
+
+    ``result[j][seat]`` is the agent index in that seat. Balanced: over the whole
+    list every agent holds every seat equally often.
+    """
+    if n_agents < 1 or num_players < 1:
+        raise ValueError(f"need at least one agent and one seat, got {n_agents} agents, {num_players} seats")
+    if n_agents >= num_players:
+        if math.perm(n_agents, num_players) > MAX_SEATINGS:
+            raise ValueError(f"{n_agents} agents in {num_players} seats give {math.perm(n_agents, num_players)} "
+                             f"seatings (more than {MAX_SEATINGS}); play smaller tournaments")
+        return list(itertools.permutations(range(n_agents), num_players))
+    return [s for s in itertools.product(range(n_agents), repeat=num_players) if len(set(s)) == n_agents]
+
+
+def focal_schedule(n_opponents: int, num_players: int) -> list[tuple[int, ...]]:
+    """Agent 0 in exactly one seat (each in turn); agents ``1..n_opponents`` fill the rest as ``seat_schedule``."""
+    if num_players < 2:
+        raise ValueError("a focal agent needs at least one opponent seat")
+    rest = seat_schedule(n_opponents, num_players - 1)
+    schedule = []
+    for seat in range(num_players):
+        for others in rest:
+            shifted = tuple(1 + a for a in others)
+            schedule.append(shifted[:seat] + (0,) + shifted[seat:])
+    return schedule
+
+
+# ---- playing -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one game; per-seat tuples have ``num_players`` entries."""
+
+    index: int
+    """game number in the run (its seed is ``game_seed(seed, index)``)"""
+    seating: tuple[int, ...]
+    """agent index in each seat"""
+    scores: tuple[int, ...]
+    """final score of each seat (the game's own units)"""
+    ranks: tuple[int, ...]
+    """1 = best; tied seats share the best rank of their group"""
+    win_shares: tuple[float, ...]
+    """1/j for each of the j winning seats, 0 for the others"""
+    truncated: bool
+    """the turn cap ended the game: no result"""
+    n_decisions: int
+    """decisions taken in the game"""
+
+
+def play_matches(game, agents: list, num_players: int, n_games: int, seed: int = 0, batch: int = 256,
+                 schedule: list[tuple[int, ...]] | None = None, progress: bool = True,
+                 **options) -> list[GameResult]:
+    """Play ``n_games`` games between ``agents`` through the batched engine, ``batch`` at a time.
+
+    Game ``i`` is dealt from ``(seed, i)`` and seated by ``schedule`` (default
+    ``seat_schedule(len(agents), num_players)``) shuffled with ``seed``, cycled.
+    At each decision the rows of each agent are handed to its ``act_batch``
+    together (observations, masks, state copies and seats).
+
+    Args:
+        game: a ``Game`` or a registered game name.
+        agents: objects with ``act_batch(observations, masks, states, seats)``.
+        options: further game options (``num_players`` is set from the argument).
+
+    Raises:
+        ValueError: an agent returned an illegal action.
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    schedule = list(schedule if schedule is not None else seat_schedule(len(agents), num_players))
+    order = np.random.default_rng(seed).permutation(len(schedule))
+    seatings = np.array([schedule[order[i % len(schedule)]] for i in range(n_games)], dtype=np.int64)
+    if seatings.size and (seatings.shape[1] != num_players or seatings.max() >= len(agents)):
+        raise ValueError(f"schedule rows must give one of {len(agents)} agents for each of {num_players} seats")
+    results: list[GameResult] = []
+    with tqdm(total=n_games, desc="games", disable=not progress, leave=False) as bar:
+        for start in range(0, n_games, batch):
+            size = min(batch, n_games - start)
+            states = game.init_batch(size, seed, start, num_players=num_players, **options)
+            _play_to_end(game, agents, states, seatings[start:start + size], bar)
+            results += _results(game, states, seatings[start:start + size], start)
+    return results
+
+
+def _play_to_end(game, agents: list, states: np.ndarray, seatings: np.ndarray, bar) -> None:
+    """Step every game of ``states`` until it ends or is truncated, each seat played by its agent."""
+    n_finished = 0
+    while True:
+        live = np.flatnonzero(~game.finished(states))
+        bar.update(len(states) - len(live) - n_finished)
+        n_finished = len(states) - len(live)
+        if not len(live):
+            return
+        sub = states[live]
+        seats = sub["current"].astype(np.int64)
+        owners = seatings[live, seats]
+        masks = game.legal_mask(sub)
+        actions = np.zeros(len(live), dtype=np.int64)
+        for k in np.unique(owners):
+            rows = np.flatnonzero(owners == k)
+            observations = game.observe(sub[rows], seats[rows])
+            actions[rows] = agents[k].act_batch(observations, masks[rows], sub[rows], seats[rows])
+        in_range = (actions >= 0) & (actions < game.n_actions)
+        legal = in_range & (masks[np.arange(len(live)), np.clip(actions, 0, game.n_actions - 1)] > 0)
+        if not legal.all():
+            j = int(np.flatnonzero(~legal)[0])
+            name = getattr(agents[owners[j]], "name", type(agents[owners[j]]).__name__)
+            raise ValueError(f"agent {name} chose illegal action {actions[j]} in game {live[j]}; "
+                             f"legal: {np.flatnonzero(masks[j]).tolist()}")
+        game.step(sub, actions, check=False)
+        states[live] = sub
+
+
+def _results(game, states: np.ndarray, seatings: np.ndarray, start: int) -> list[GameResult]:
+    """``GameResult`` of each finished record of one batch."""
+    n = seatings.shape[1]
+    scores = game.scores(states)[:, :n]
+    ranks = seat_ranks(game, states)
+    winners = ranks == 1
+    shares = winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
+    # left out: games without a result (the decision cap, or a game's own cap scored as a draw); a game's own
+    # cap scored by its rules (Wild West Express: cap_scoring="vp", the VP leaders win) keeps its result
+    truncated = game.truncated(states) & ~(game.returns(states) != 0).any(axis=1)
+    return [GameResult(start + b, tuple(int(a) for a in seatings[b]), tuple(int(s) for s in scores[b]),
+                       tuple(int(r) for r in ranks[b]), tuple(float(w) for w in shares[b]), bool(truncated[b]),
+                       int(states["n_decisions"][b]))
+            for b in range(len(states))]
+
+
+def seat_ranks(game, states: np.ndarray) -> np.ndarray:
+    """``(B, num_players)`` int: 1 + the number of seats with a better (score, tie-break)."""
+    n = int(states["num_players"][0])
+    ties = np.zeros((len(states), game.max_players), dtype=np.int32)
+    game.tiebreak_kernel(states, ties)
+    key = (game.scores(states).astype(np.float64) * RANK_KEY_SCALE + ties)[:, :n]
+    return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+
+
+# ---- tournaments -----------------------------------------------------------------------------
+def tournament(game_name: str, num_players: int, agents: list, n_games: int, seed: int = 0, batch: int = 256,
+               out: str | Path | None = None, progress: bool = True) -> tuple[str, list[GameResult]]:
+    """Play a round robin over every seating (``seat_schedule``); write ``<out>.md`` and ``<out>.png``.
+
+    Agents with the same ``name`` are renamed ``name#2``, ``name#3``... so each keeps its row.
+    Returns the Markdown report and the per-game results.
+    """
+    game_name = canonical_name(game_name)
+    seen: dict[str, int] = {}
+    for agent in agents:
+        seen[agent.name] = seen.get(agent.name, 0) + 1
+        if seen[agent.name] > 1:
+            agent.name = f"{agent.name}#{seen[agent.name]}"
+    names = [a.name for a in agents]
+    schedule = seat_schedule(len(agents), num_players)
+    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress)
+    markdown = report(game_name, num_players, results, names, seed, len(schedule))
+    if out is not None:
+        write_report(out, markdown, results, names, num_players,
+                     f"{game_name}, {num_players} players, {n_games} games")
+    return markdown, results
+
+
+def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n_games: int,
+                     seed: int = 0, batch: int = 256, progress: bool = False) -> tuple[str, list[GameResult]]:
+    """``agent`` in one seat (every seat in turn) against ``opponents`` in the others (``focal_schedule``).
+
+    Opponents sharing a name (copies of one spec) form one row. Returns the
+    Markdown notes and results table, and the per-game results (agent index 0 is ``agent``).
+    """
+    game_name = canonical_name(game_name)
+    agents = [agent, *opponents]
+    names = [a.name for a in agents]
+    if agent.name in names[1:]:
+        names[0] = f"{agent.name} (evaluated)"
+    schedule = focal_schedule(len(opponents), num_players)
+    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress)
+    n_truncated = sum(r.truncated for r in results)
+    notes = (f"{len(results)} games, {num_players} players, seed {seed}; the evaluated agent plays one seat, "
+             f"each seat equally often; {n_truncated} truncated games left out; equal agents win "
+             f"{1 / num_players:.1%}.")
+    return f"{notes}\n\n{markdown_table(summarize(results, names))}\n", results
