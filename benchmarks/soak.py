@@ -157,15 +157,16 @@ def play_chunk(chunk: Chunk) -> dict:
 
 def _play(chunk: Chunk, result: dict) -> None:
     from wildwest_envs.core.rng import game_seeds
+    from wildwest_envs.core.runner import Dealer
     from wildwest_envs.core.sampling import sample_legal
     from wildwest_envs.registry import get_game
 
     game = get_game(chunk.game)
     run_seed = chunk.seed + VARIANT_SEED_STRIDE * chunk.variant
-    seeds = game_seeds(run_seed, chunk.n, chunk.first)
+    dealer = Dealer(game, run_seed, chunk.options, next_game=chunk.first)  # games first .. first + n - 1
     action_seeds = game_seeds(run_seed ^ SAMPLER_SALT, chunk.n, chunk.first)
     width = min(chunk.width, chunk.n)
-    states = game.init(seeds[:width], **chunk.options)
+    states = dealer.deal(width)
     rng = action_seeds[:width].copy()
     ids = np.arange(width)  # index in the chunk of the game in each row
     next_game = width
@@ -198,7 +199,7 @@ def _play(chunk: Chunk, result: dict) -> None:
         n_new = min(len(over), chunk.n - next_game)
         if n_new:  # deal the next games of the chunk into the rows that ended
             rows = over[:n_new]
-            states[rows] = game.init(seeds[next_game:next_game + n_new], **chunk.options)
+            states[rows] = dealer.deal(n_new)
             rng[rows] = action_seeds[next_game:next_game + n_new]
             ids[rows] = np.arange(next_game, next_game + n_new)
             next_game += n_new

@@ -101,27 +101,27 @@ def batched_random_play(game, batch_size: int, threads: int, seconds: float, see
     """
     import numba
 
+    from wildwest_envs.core.runner import Dealer
     from wildwest_envs.core.sampling import LegalSampler
 
     numba.set_num_threads(threads)
-    states = game.init_batch(batch_size, seed, **options)
+    dealer = Dealer(game, seed, game.parse_options(**options))
+    states = dealer.deal(batch_size)
     masks = game.legal_mask(states)
     sample = LegalSampler(batch_size, seed)
-    next_game = [batch_size]
 
     def one_step() -> int:
         actions = sample(masks)
         live = int(np.count_nonzero(actions >= 0))
         game.step(states, actions, check=False, masks=masks)
-        ended = np.flatnonzero(states["done"] | (states["n_decisions"] >= states["max_decisions"]))
+        ended = np.flatnonzero(game.finished(states))
         if len(ended):
-            states[ended] = game.init_batch(len(ended), seed, next_game[0], **options)
+            states[ended] = dealer.deal(len(ended))
             masks[ended] = game.legal_mask(states[ended])
-            next_game[0] += len(ended)
         return live
 
     start = time.perf_counter()  # warm-up (compilation is measured separately), then the steady state
-    while next_game[0] < 2 * batch_size and time.perf_counter() - start < warm_up_limit:
+    while dealer.next_game < 2 * batch_size and time.perf_counter() - start < warm_up_limit:
         one_step()
     return _timed_loop(one_step, seconds)
 

@@ -45,10 +45,11 @@ def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 
     """SHA-256 of the masks, records (less ``exclude_fields``) and sampled observations of ``n_games`` random
     games of one variant."""
     from wildwest_envs.core.rng import game_seeds
+    from wildwest_envs.core.runner import Dealer
     from wildwest_envs.core.sampling import sample_legal
 
     run_seed = seed + VARIANT_SEED_STRIDE * variant
-    states = game.init(game_seeds(run_seed, n_games, 0), **options)
+    states = Dealer(game, run_seed, options).deal(n_games)
     rng = game_seeds(run_seed ^ SAMPLER_SALT, n_games, 0).copy()
     masks = np.zeros((n_games, game.n_actions), dtype=np.int8)
     actions = np.zeros(n_games, dtype=np.int64)

@@ -1,6 +1,6 @@
 """Numba kernels do not check array bounds: run random games with bounds checking switched on.
 
-A separate process compiles every kernel with ``NUMBA_BOUNDSCHECK=1`` into its own
+A separate process (``tests._boundscheck_runs``) compiles every kernel with ``NUMBA_BOUNDSCHECK=1`` into its own
 cache folder (so no unchecked build is reused) and plays a few thousand seeded random
 games of every registered game at every player count, with the invariants checked
 after every step. An out-of-range index then raises ``IndexError`` instead of
@@ -37,68 +37,28 @@ from tests.conftest import GAME_NAMES, random_game_length
 
 DECISIONS_PER_COUNT = 50_000  # random decisions per player count (Colt Express: 500 games)
 MIN_GAMES_PER_COUNT, MAX_GAMES_PER_COUNT = 50, 500
-SMALL_BATCH = 4  # games stepped alongside in the serial builds (core.kernels.SERIAL_BELOW)
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDSCHECK_CACHE = Path(os.environ.get("WILDWEST_BOUNDSCHECK_CACHE",
                                         Path(tempfile.gettempdir()) / "wildwest_envs_numba_boundscheck"))
 MUTATIONS = 600  # mutated saved states loaded per game
 
-SCRIPT = """
-import sys, numpy as np
-from wildwest_envs.registry import get_game
-from wildwest_envs.core.sampling import LegalSampler
-game = get_game(sys.argv[1])
-per_count = int(sys.argv[2])
-for n in range(game.min_players, game.max_players + 1):
-    big = game.init_batch(per_count, seed=n, num_players=n)  # parallel builds
-    small = game.init_batch(SMALL_BATCH, seed=100 + n, num_players=n)  # serial builds
-    for states, sample in ((big, LegalSampler(per_count, n)), (small, LegalSampler(SMALL_BATCH, 100 + n))):
-        for t in range(int(states["max_decisions"].max()) + 1):
-            if states["done"].all():
-                break
-            masks = game.legal_mask(states)
-            game.step(states, sample(masks), check=False)
-            game.observe(states, t % n)
-            assert not game.invariant_violations(states)
-            if t % 25 == 0:  # planning and saving paths, mid-game
-                live = states[~game.finished(states)][:SMALL_BATCH]
-                if len(live):
-                    game.scores(live); game.returns(live)
-                    redrawn = game.resample_hidden(live, t % n, t)
-                    assert not game.invariant_violations(redrawn)
-                    game.legal_mask(redrawn); game.observe(redrawn, t % n)
-                    game.reseed(live, t)
-                    game.legal_mask(live)
-                    game.from_json(game.to_json(live[0]))
-        game.legal_mask(states); game.observe(states); game.returns(states)
-        assert states["done"].all()
-print("ok")
-""".replace("SMALL_BATCH", str(SMALL_BATCH))
-
-MUTATION_SCRIPT = """
-import json, sys
-from wildwest_envs.registry import get_game
-from tests._mutations import fuzz
-accepted, refused, unsafe, inconsistent = fuzz(get_game(sys.argv[1]), 2, int(sys.argv[2]), seed=0)
-print(json.dumps({"accepted": accepted, "refused": refused, "unsafe": unsafe, "inconsistent": inconsistent}))
-"""
-
-
 def run_bounds_checked(args: list[str], timeout: int = 1500, threads: int | None = None) -> subprocess.CompletedProcess:
-    """``python -c <args>`` with every kernel compiled with bounds checks (into ``BOUNDSCHECK_CACHE``)."""
+    """``python -m tests._boundscheck_runs <args>`` with every kernel compiled with bounds checks (into
+    ``BOUNDSCHECK_CACHE``)."""
     BOUNDSCHECK_CACHE.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(BOUNDSCHECK_CACHE),
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if threads is not None:
         env["NUMBA_NUM_THREADS"] = str(threads)
-    return subprocess.run([sys.executable, "-c", *args], env=env, capture_output=True, text=True, timeout=timeout,
+    return subprocess.run([sys.executable, "-m", "tests._boundscheck_runs", *args], env=env, capture_output=True,
+                          text=True, timeout=timeout,
                           cwd=ROOT)
 
 
 def _random_games_args(name: str) -> list[str]:
     per_count = int(DECISIONS_PER_COUNT // random_game_length(name)[0])
     per_count = min(max(per_count, MIN_GAMES_PER_COUNT), MAX_GAMES_PER_COUNT)
-    return [SCRIPT, name, str(per_count)]
+    return ["random", name, str(per_count)]
 
 
 @pytest.mark.slow
@@ -113,7 +73,7 @@ def test_random_games_with_numba_bounds_checking(name):
 @pytest.fixture(scope="module", params=GAME_NAMES)
 def mutation_results(request):
     """``(name, results)`` of loading ``MUTATIONS`` mutated saved states of a game under bounds checking."""
-    result = run_bounds_checked([MUTATION_SCRIPT, request.param, str(MUTATIONS)])
+    result = run_bounds_checked(["mutations", request.param, str(MUTATIONS)])
     assert result.returncode == 0, result.stderr[-3000:]
     return request.param, json.loads(result.stdout.strip().splitlines()[-1])
 

@@ -112,6 +112,34 @@ def test_batched_step_checks_every_game_before_changing_any(name):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("batch", [8, 96])  # the serial and the parallel build (core.kernels.SERIAL_BELOW)
+def test_the_step_kernels_leave_a_game_at_the_decision_cap_alone(name, batch):
+    """The cap is the kernels' (core.kernels.finished): a raw ``step`` (``check=False``, any action id) changes
+    no record that has reached ``max_decisions`` unended, while the other games of the batch play on; such a
+    game is truncated, not terminal, and returns 0 to every seat."""
+    game = get_game(name)
+    states = game.init_batch(batch, 5)
+    states["max_decisions"][::2] = 3  # every other game is cut after 3 decisions
+    sample = LegalSampler(batch, 5)
+    for _ in range(3):
+        game.step(states, sample(game.legal_mask(states)), check=False)
+    capped = np.zeros(batch, dtype=bool)
+    capped[::2] = ~states["done"][::2]
+    assert capped.any() and (states["n_decisions"][capped] == 3).all()
+    frozen, decisions = states[capped].tobytes(), states["n_decisions"].copy()
+    for i in range(5):
+        actions = sample(game.legal_mask(states))
+        actions[capped] = (game.n_actions - 1) * (i % 2)  # any id: a game at the cap does not read it
+        game.step(states, actions, check=False)
+    assert states[capped].tobytes() == frozen
+    live = ~capped & ~states["done"]
+    assert (states["n_decisions"][~capped] > decisions[~capped]).any()
+    assert game.truncated(states)[capped].all() and not game.terminal(states)[capped].any()
+    assert (game.returns(states, "rank")[capped] == 0).all()
+    assert not game.truncated(states)[live].any()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("batch", [8, 96])  # the serial and the parallel build (core.kernels.SERIAL_BELOW)
 def test_step_with_masks_gives_the_legal_masks_of_the_new_position(name, batch):
     """``step(..., masks=)`` plays as ``step`` does and leaves in ``masks`` exactly what ``legal_mask`` gives,
     through whole games (finished games: all zeros), checked and unchecked, also when some games sit at the
@@ -126,7 +154,7 @@ def test_step_with_masks_gives_the_legal_masks_of_the_new_position(name, batch):
             break
         actions = sample(game.legal_mask(plain))
         np.testing.assert_array_equal(masks, game.legal_mask(fused))
-        check = i % 2 == 0  # checked: games at the cap are stepped apart from the others
+        check = i % 2 == 0  # checked and raw: the kernels leave games at the cap alone
         game.step(plain, actions, check=check)
         game.step(fused, actions, check=check, masks=masks)
         assert fused.tobytes() == plain.tobytes()
@@ -369,3 +397,19 @@ def test_vector_env_same_seed_same_trajectory(name):
         sa, sb = a.step(actions), b.step(actions)
         assert np.array_equal(sa.observations, sb.observations)
         assert np.array_equal(sa.rewards, sb.rewards)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_dealer_deals_the_runs_games_in_order_wherever_they_are_dealt(name):
+    """``core.runner.Dealer``: games k = 0, 1, ... of run s come from ``game_seed(s, k)``, however many are
+    dealt at a time; ``restart`` goes back to game 0 (of another run when given a seed)."""
+    from wildwest_envs.core.runner import Dealer
+
+    game = get_game(name)
+    options = game.parse_options(num_players=3)
+    dealer = Dealer(game, 11, options)
+    dealt = np.concatenate([dealer.deal(3), dealer.deal(1), dealer.deal(2)])
+    assert dealt.tobytes() == game.init(game_seeds(11, 6), **options).tobytes() and dealer.next_game == 6
+    dealer.restart(12)
+    assert dealer.deal(2).tobytes() == game.init(game_seeds(12, 2), **options).tobytes()
+    assert Dealer(game, 11, options, next_game=4).deal(2).tobytes() == dealt[4:].tobytes()

@@ -152,7 +152,6 @@ def test_global_generators_between_steps_change_nothing(big_batch_traces):
 def test_pettingzoo_env_plays_the_same_game_as_the_batched_engine(big_batch_traces):
     """``env.reset(seed=s)`` is game 0 of run s: the AEC env and the 8192-game batch play the same records."""
     name, results = big_batch_traces
-    game = get_game(name)
     big = next(iter(results.values()))
     env = make(name)
     env.reset(seed=RUN_SEED)

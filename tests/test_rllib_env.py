@@ -178,7 +178,7 @@ def test_batched_env_deals_the_run_in_order_and_autoresets_on_the_next_step(name
             dealt = game.init(np.array([game_seed(seed, next_game)], np.uint64))
             np.testing.assert_array_equal(seat_obs[OBS_KEY], game.observe(dealt)[0])
             next_game += 1
-    assert next_game == env.games.next_game == 2 * num_envs  # every slot was truncated at 12 decisions, dealt again
+    assert next_game == env.games.dealer.next_game == 2 * num_envs  # every slot truncated at 12 decisions, dealt again
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

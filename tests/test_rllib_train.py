@@ -136,6 +136,28 @@ def test_seat_mapping_gives_the_learner_one_seat_per_game_with_opponents():
     assert set(shares) == {1, 3} and 0.4 < np.mean(np.array(shares) == 1) < 0.6
 
 
+def test_seat_mapping_is_seeded_by_the_episode_counter_not_by_rllibs_random_episode_ids():
+    """Two runs from one seed seat their k-th episodes alike although RLlib names episodes by random uuids;
+    another seed seats them otherwise; interleaved seats of live episodes keep their episode's draw."""
+    import uuid
+
+    class Episode:
+        def __init__(self):
+            self.id_ = uuid.uuid4().hex
+
+    def seatings(mapping, n_episodes=60):
+        live = [Episode() for _ in range(n_episodes)]
+        first = [mapping("player_0", e) for e in live]  # every episode met once, in order
+        rest = [[mapping(f"player_{s}", e) for s in (2, 1)] for e in reversed(live)]  # later, in another order
+        return [(f, *reversed(r)) for f, r in zip(first, reversed(rest))]
+
+    run_a = seatings(SeatToModule(3, ["opponent_0", "opponent_1"], 0.7, seed=11))
+    run_b = seatings(SeatToModule(3, ["opponent_0", "opponent_1"], 0.7, seed=11))
+    assert run_a == run_b
+    assert all(seats.count(MODULE_ID) in (1, 3) for seats in run_a)
+    assert seatings(SeatToModule(3, ["opponent_0", "opponent_1"], 0.7, seed=12)) != run_a
+
+
 def test_command_line_trains_checkpoints_and_prints_the_evaluation_table(local_ray, tmp_path, capsys):
     """``python -m wildwest_envs.training.rllib_train``: progress rows, checkpoints, the evaluate table, ``rllib:`` agents."""
     name = GAME_NAMES[0]

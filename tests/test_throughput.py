@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from benchmarks import throughput
+from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.registry import get_game
 
 
@@ -29,20 +30,20 @@ def test_report_has_every_row_and_ratios_to_the_median_anchor():
 def test_batched_play_warms_up_until_the_batch_has_turned_over():
     game = get_game("way_out_west_v0")
     calls = []
-    real_init = game.init_batch
+    real_init = game.init
 
-    def counting_init(n, seed=0, offset=0, **options):
-        calls.append((n, offset))
-        return real_init(n, seed, offset, **options)
+    def counting_init(seeds, **options):
+        calls.append(np.asarray(seeds).copy())
+        return real_init(seeds, **options)
 
-    object.__setattr__(game, "init_batch", counting_init)
+    object.__setattr__(game, "init", counting_init)
     try:
         assert throughput.batched_random_play(game, 8, 1, 0.01) > 0
     finally:
-        object.__delattr__(game, "init_batch")
-    dealt = sum(n for n, _ in calls)
-    assert dealt >= 2 * 8  # the first batch plus at least as many re-dealt games before timing
-    assert [offset for _, offset in calls] == sorted(offset for _, offset in calls)  # fresh seeds every deal
+        object.__delattr__(game, "init")
+    dealt = np.concatenate(calls)
+    assert len(dealt) >= 2 * 8  # the first batch plus at least as many re-dealt games before timing
+    np.testing.assert_array_equal(dealt, game_seeds(0, len(dealt)))  # the run's games in order: fresh seeds
 
 
 def test_aec_play_times_only_games_after_a_warm_up_game():

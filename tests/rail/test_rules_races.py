@@ -12,7 +12,7 @@ import pytest
 from tests.rail.positions import (BASE, DECLINE, END_TURN, MAP, MP, city_hex, enter, force, hex_id, legal, play,
                                   position, step_id)
 from wildwest_envs.rail import races, routes
-from wildwest_envs.rail.data import (CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_RACE_ENTRY, OFF_FUND_ACCOUNT,
+from wildwest_envs.rail.data import (CTX_EXT_BUILD, CTX_EXT_FUNDING, OFF_FUND_ACCOUNT,
                                      OFF_FUND_DICE)
 from wildwest_envs.rail.game import GAME
 from wildwest_envs.rail.maps import HX_RIVER, HX_TERRAIN, T_MOUNTAIN, move_pips

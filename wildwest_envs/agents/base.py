@@ -35,6 +35,31 @@ class BatchAgent:
         raise NotImplementedError
 
 
+class RuleBasedAgent(BatchAgent):
+    """Base class of the games' heuristics: a seeded generator for tie-breaking noise, one ``decide`` per row."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        """A heuristic player whose tie-breaking noise comes from ``seed``."""
+        self.rng = np.random.default_rng(seed)
+
+    def act_batch(self, observations, masks, states=None, seats=None) -> np.ndarray:
+        """One legal action per row, from the observation and mask only (``states`` is ignored)."""
+        observations, masks = np.asarray(observations), np.asarray(masks)
+        actions = np.zeros(len(masks), dtype=np.int64)
+        for i in range(len(masks)):
+            legal = np.flatnonzero(masks[i])
+            if len(legal) == 0:
+                raise ValueError("a row of the action mask has no legal action")
+            actions[i] = self.decide(observations[i], masks[i], legal)
+        return actions
+
+    def decide(self, observation: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:  # pragma: no cover
+        """The action of one decision; ``legal`` holds the ids of ``mask`` (at least one)."""
+        raise NotImplementedError
+
+
 class RandomAgent(BatchAgent):
     """Uniform over the legal actions, from its own seeded generator."""
 

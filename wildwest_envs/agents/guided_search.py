@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .mcts import ISMCTSAgent, _cut_by_the_cap
+from .mcts import ISMCTSAgent
 
 class _PuctNode:
     """One position of the tree: per action visits, pending visits and total return of the actor, the prior,
@@ -164,8 +164,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         finished = game.finished(sims)
         returns = np.zeros((len(sims), game.max_players))
         if finished.any():
-            returns[finished] = game.returns(sims[finished], "win")
-            returns[finished & _cut_by_the_cap(sims)] = 0.0
+            returns[finished] = game.returns(sims[finished], "win")  # 0 for a game cut by the decision cap
         open_rows = np.flatnonzero(~finished)
         if len(open_rows):
             masks = game.legal_mask(sims[open_rows])

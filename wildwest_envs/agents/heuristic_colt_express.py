@@ -59,7 +59,7 @@ from wildwest_envs.colt_express.observation import (BANDIT_CHARACTER, BANDIT_BUL
                                                     PURSE_VALUE, PURSE_VALUE_BASE, PURSE_VALUE_STEP,
                                                     PURSE_VALUE_UNKNOWN, STRONGBOX_COUNT_SCALE)
 
-from .base import BatchAgent
+from .base import RuleBasedAgent
 
 UNKNOWN_PURSE = float(np.mean(PURSE_VALUES))  # expected value of a purse whose value is unknown
 TIE_NOISE = 1e-3  # seeded noise added to every score to break ties
@@ -71,28 +71,13 @@ MONEY_UNIT = 250.0  # scores are in units of $250
 BIG = 1e6  # preference levels of the loot choice
 
 
-class ColtExpressHeuristic(BatchAgent):
+class ColtExpressHeuristic(RuleBasedAgent):
     """Rule-based Colt Express player (module docstring); reads only observations and masks."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int = 0):
-        """A heuristic player whose tie-breaking noise comes from ``seed``."""
-        self.rng = np.random.default_rng(seed)
-
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, states=None, seats=None) -> np.ndarray:
-        """One legal action per row, chosen by the rules of the module docstring (``states`` is ignored)."""
-        observations = np.asarray(observations)
-        masks = np.asarray(masks)
-        actions = np.zeros(len(masks), dtype=np.int64)
-        for i in range(len(masks)):
-            legal = np.flatnonzero(masks[i])
-            if len(legal) == 0:
-                raise ValueError("a row of the action mask has no legal action")
-            scores = _View(observations[i]).score(legal)
-            scores = scores + self.rng.random(len(legal)) * TIE_NOISE
-            actions[i] = legal[int(np.argmax(scores))]
-        return actions
+    def decide(self, observation: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
+        """The best-scored legal action by the rules of the module docstring, ties broken by noise."""
+        scores = _View(observation).score(legal) + self.rng.random(len(legal)) * TIE_NOISE
+        return int(legal[int(np.argmax(scores))])
 
 
 class _View:

@@ -49,7 +49,7 @@ from wildwest_envs.rail.maps import (HOME, HX_COUNTRY, HX_NBR, HX_STEP, ST_A, ST
 from wildwest_envs.rail.observation import (CAND_CAPPED, CAND_PIPS, CAND_VALID, MONEY_SCALE, N_PLANES, P_CONNECTED,
                                             P_NET, P_TRACK, ROUTE_SCALE, observation_layout)
 
-from .base import BatchAgent
+from .base import RuleBasedAgent
 
 PARALLEL_PENALTY = 4.0  # fee estimate per rival owning a step (2 per non-city end, §6.8)
 TOUCH_PENALTY = 1.0  # fee estimate for entering a hex where a rival is present
@@ -123,26 +123,12 @@ def _line_search(hexes, cost, own_net, targets, first_out):
     return dist
 
 
-class RailHeuristic(BatchAgent):
+class RailHeuristic(RuleBasedAgent):
     """Rule-based Rail player (module docstring); reads only observations and masks."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int = 0):
-        """A heuristic player whose tie-breaking noise comes from ``seed``."""
-        self.rng = np.random.default_rng(seed)
-
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, states=None, seats=None) -> np.ndarray:
-        """One legal action per row (``states`` is ignored)."""
-        observations = np.asarray(observations)
-        masks = np.asarray(masks)
-        actions = np.zeros(len(masks), dtype=np.int64)
-        for i in range(len(masks)):
-            legal = np.flatnonzero(masks[i])
-            if len(legal) == 0:
-                raise ValueError("a row of the action mask has no legal action")
-            actions[i] = legal[0] if len(legal) == 1 else self._decide(observations[i], masks[i], legal)
-        return actions
+    def decide(self, observation: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
+        """The only legal action, else the choice of the rules of the module docstring."""
+        return int(legal[0]) if len(legal) == 1 else self._decide(observation, mask, legal)
 
     # ---- decisions ------------------------------------------------------------------------------------------------
     def _decide(self, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:

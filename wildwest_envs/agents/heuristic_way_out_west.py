@@ -63,7 +63,7 @@ from wildwest_envs.way_out_west.observation import (CATTLE_SCALE, COUNT_SCALE, G
                                                     TOWN_COWBOYS, TOWN_FARMERS, TOWN_OWNER, BT_SUPPLY_SCALE,
                                                     SEAT_BT_SUPPLY)
 
-from .base import BatchAgent
+from .base import RuleBasedAgent
 
 TIE_NOISE = 1e-3  # seeded noise added to every score to break ties
 DOLLAR_VP = 0.22  # VP per dollar (a $3-$5 counter in a town of size 3-4 returns about 1 VP per $4.5)
@@ -77,21 +77,11 @@ RETREAT_RATIO = 0.5  # retreat when the own side is smaller than this share of t
 WIN_GAIN_FARMER = 0.8  # VP of removing a farmer beyond its effect on own cattle (spoils rivals' stores)
 
 
-class WayOutWestHeuristic(BatchAgent):
+class WayOutWestHeuristic(RuleBasedAgent):
     """Greedy one-step value player of Way Out West (module docstring)."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int = 0):
-        self.rng = np.random.default_rng(seed)
-
-    def act_batch(self, observations, masks, states=None, seats=None) -> np.ndarray:
-        """One legal action per row, from the observation and mask only."""
-        observations, masks = np.asarray(observations), np.asarray(masks)
-        return np.array([self._act(observations[i], masks[i]) for i in range(len(masks))], dtype=np.int64)
-
-    def _act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
+    def decide(self, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
+        """The only legal action, else the best one-step value, ties broken by noise."""
         if len(legal) == 1:
             return int(legal[0])
         view = View(obs)

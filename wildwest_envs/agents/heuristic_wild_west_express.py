@@ -78,7 +78,7 @@ from wildwest_envs.wild_west_express.observation import (
     OWN_TRAIN_CAME_FROM, OWN_TRAIN_CARGO, OWN_TRAIN_POSITION, SEAT_CASH, SEAT_PRESENT, SEAT_VP, SPACE_SCALE,
     STEPS_SCALE, TARGET_SCALE, TRAIN_DEBT, TRAIN_EXISTS, TRAIN_LARGE, TRAIN_WAIT)
 
-from .base import BatchAgent
+from .base import RuleBasedAgent
 
 TIE_NOISE = 1e-3  # seeded noise added to every score to break ties
 STEP_COST = 15.0  # dollars per step of a trip beyond the current move (about a haul's profit rate)
@@ -146,34 +146,22 @@ INCOME_CARDS = (T_SUBSIDY_100, T_SUBSIDY_200)
 MOVE_CARDS = (T_EXTRA_MOVE_3, T_EXTRA_MOVE_6)
 
 
-class WildWestExpressHeuristic(BatchAgent):
+class WildWestExpressHeuristic(RuleBasedAgent):
     """Rule-based Wild West Express trader (module docstring); reads only observations and masks."""
-
-    name = "heuristic"
 
     def __init__(self, seed: int = 0):
         """A heuristic player whose tie-breaking noise comes from ``seed``."""
-        self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
         self._prices: dict = {}  # board values by station ownership (``_View._prices``), a pure memo
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, states=None, seats=None) -> np.ndarray:
-        """One legal action per row, chosen by the rules of the module docstring (``states`` is ignored)."""
-        observations = np.asarray(observations)
-        masks = np.asarray(masks)
-        actions = np.zeros(len(masks), dtype=np.int64)
-        for i in range(len(masks)):
-            legal = np.flatnonzero(masks[i])
-            if len(legal) == 0:
-                raise ValueError("a row of the action mask has no legal action")
-            noise = self.rng.random(len(legal)) * TIE_NOISE
-            if len(legal) == 1:
-                actions[i] = legal[0]
-                continue
-            if len(self._prices) > PRICE_CACHE_SIZE:
-                self._prices.clear()
-            scores = _View(observations[i], self._prices).score(legal)
-            actions[i] = legal[int(np.argmax(scores + noise))]
-        return actions
+    def decide(self, observation: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
+        """The best-scored legal action by the rules of the module docstring, ties broken by noise."""
+        noise = self.rng.random(len(legal)) * TIE_NOISE
+        if len(legal) == 1:
+            return int(legal[0])
+        if len(self._prices) > PRICE_CACHE_SIZE:
+            self._prices.clear()
+        return int(legal[int(np.argmax(_View(observation, self._prices).score(legal) + noise))])
 
 
 class _View:

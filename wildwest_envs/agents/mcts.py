@@ -166,24 +166,13 @@ class ISMCTSAgent(BatchAgent):
                     nodes[i] = None
                 else:
                     nodes[i] = child
-            actions[sims["done"]] = 0  # ignored by the kernels; a row cut by the cap steps on legally
+            actions[over] = 0  # ignored by the kernels (finished rows, ended or at the decision cap)
             game.step(sims, actions, check=False)
             over |= game.finished(sims)
-        returns = game.returns(sims, self.reward_mode)
-        returns[_cut_by_the_cap(sims)] = 0.0  # a truncated game has no result (core.game)
+        returns = game.returns(sims, self.reward_mode)  # 0 for a rollout cut by the decision cap (core.game)
         for i in range(width):
             for node, a, actor in paths[i]:
                 node.total[a] += returns[i, actor]
-
-
-def _cut_by_the_cap(sims: np.ndarray) -> np.ndarray:
-    """Rollouts that reached the decision cap (``max_decisions``) before their game ended.
-
-    The kernels do not stop at the cap (``core.game``), so a row cut by it steps on while
-    the other rows of its wave finish; it reached the cap unfinished if it is still not
-    done, or ended only after more than ``max_decisions`` decisions.
-    """
-    return ~sims["done"] | (sims["n_decisions"] > sims["max_decisions"])
 
 
 __all__ = ["ISMCTSAgent"]

@@ -75,7 +75,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import dual
+from ..core.kernels import resampler
 from ..core.rng import draw_below, shuffle_prefix
 from .cards import count_cards
 from .data import (BULLET_CARD, DEC_KEEP, DEC_MOVE_DEST, LARGE_GROUP_CARDS, MAX_PILE,
@@ -86,28 +86,6 @@ from .state import NOBODY, STATE_DTYPE
 N_GROUP_CARDS = 7  # round cards of one player-count group (§2.6)
 
 
-def resample_hidden(states: np.ndarray, seats, seeds) -> np.ndarray:
-    """New records, one per game, consistent with what ``seats[b]`` has observed.
-
-    Args:
-        states: ``(B,)`` Colt Express records (left unchanged).
-        seats: the observing seat of each game (an integer or ``(B,)``).
-        seeds: 64-bit generator state of each new record (an integer or ``(B,)``).
-
-    Returns:
-        A ``(B,)`` array of new records: the seat's observation of each is
-        byte-identical to that of the original, every hidden part is redrawn at
-        random (see the module docstring) and the generator is reseeded.
-    """
-    out = np.array(states, dtype=STATE_DTYPE, copy=True).reshape(-1)
-    seats = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(out),)))
-    seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(out),)))
-    if np.any(seats < 0) or np.any(seats >= out["num_players"]):
-        raise ValueError(f"observer seats {seats.tolist()} out of range for num_players")
-    _RESAMPLE(out, seats, seeds)
-    return out
-
-
 @njit(cache=True, parallel=True)
 def resample_kernel(states: np.ndarray, seats: np.ndarray, seeds: np.ndarray) -> None:
     """In place: redraw what ``seats[b]`` cannot see in record ``b``, reseeded from ``seeds[b]``."""
@@ -115,7 +93,7 @@ def resample_kernel(states: np.ndarray, seats: np.ndarray, seeds: np.ndarray) ->
         resample_one(states[b], seats[b], seeds[b])
 
 
-_RESAMPLE = dual(resample_kernel)  # serial build for small batches (core.kernels)
+resample_hidden = resampler(resample_kernel, STATE_DTYPE)  # the Python entry (Game.resample_hidden_fn)
 
 
 @njit(cache=True)

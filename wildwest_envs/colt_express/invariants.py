@@ -35,9 +35,9 @@ Decisions where the spec is silent:
   card during Schemin' (``resolving == NOBODY``), the cards from index
   ``resolving`` on during Stealin' (the card being resolved returns to its
   owner when it is done, §4.5 step 5).
-* ``n_decisions <= max_decisions``: the kernels do not stop at the cap, the
-  ``Game`` wrapper does (a game at the cap is reported truncated); a record
-  stepped beyond it is reported as inconsistent.
+* ``n_decisions <= max_decisions``: the step kernel leaves a record at the cap
+  alone (a game at the cap is reported truncated); a record beyond it is
+  reported as inconsistent.
 * ``purse_known`` must contain every purse on one of the seat's own bandits
   (holding a purse reveals it, §10.3); other bits are not checked (knowledge
   accumulates over the game and is not derivable from the record).

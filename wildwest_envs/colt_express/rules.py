@@ -33,9 +33,9 @@ the helpers):
   choice and the order); the four round cards with one shuffle of the seven
   group cards (first four); decks are laid out in card-code order before their
   shuffle; an expert reshuffle lays the discard pile out in code order first.
-* The turn cap ``max_decisions`` is not enforced here: the kernels keep
-  counting ``n_decisions`` and ``core.game`` reports a game that reaches the cap
-  unfinished as truncated.
+* The turn cap ``max_decisions``: a record that reaches it unfinished is left
+  alone by ``step`` (``core.kernels.finished``); ``core.game`` reports it as
+  truncated.
 * KEEP (§4.4, §11.3): DISCARD(k) moves one card of code k from ``hand`` into
   ``keep_aside``; when KEEP_REST is chosen or no action card is left in hand,
   ``keep_aside`` and every bullet card of the hand go into ``discard`` at once
@@ -73,7 +73,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import NO_MASKS
+from ..core.kernels import NO_MASKS, finished
 from .actions import KIND_DECISION, apply_choice, card_bandit, choice_bits, resolve_floor
 from .cards import count_cards, return_card
 from .data import (A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, DEC_BULLETS, DEC_KEEP, DEC_NONE, DEC_PICKPOCKET,
@@ -177,8 +177,9 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
 
 @njit(cache=True)
 def step_one(state: np.void, action: int) -> None:
-    """Apply one legal action to one record, then resolve everything automatic up to the next decision."""
-    if state["done"]:
+    """Apply one legal action to one record, then resolve everything automatic up to the next decision; a
+    finished record (ended, or at the decision cap) is left alone."""
+    if finished(state):
         return
     state["n_decisions"] += 1
     decision = np.int64(state["decision"])

@@ -158,6 +158,31 @@ class GameAECEnv(AECEnv, EzPickle):
         else:
             self.agent_selection = agent_name(int(self.states[0]["current"]))
 
+    def load_record(self, record, upto: int | None = None) -> None:
+        """Resume a recorded game (``core.records``): replay its first ``upto`` actions (default all) and
+        continue from there, as ``load_state`` does.
+
+        Raises:
+            ValueError: a record of another game, or with other options than this env's, or one that does
+                not replay.
+        """
+        from .records import GameRecord, json_options
+
+        if not isinstance(record, GameRecord):
+            record = GameRecord.from_json(record) if str(record).lstrip().startswith("{") else \
+                GameRecord.load(record)
+        if record.game == self.game.name:
+            theirs = json_options(self.game.parse_options(**record.options))
+            ours = json_options(self.options)
+            if theirs != ours:
+                differ = sorted(k for k in ours if theirs.get(k) != ours[k])
+                raise ValueError(f"the record was played with other options than this env's: {differ}")
+        if upto is not None:
+            if not 0 <= upto <= len(record.actions):
+                raise ValueError(f"upto must be 0..{len(record.actions)}, got {upto}")
+            record = GameRecord(record.game, record.options, record.seed, record.actions[:upto])
+        self.load_state(self.game.replay(record))
+
     # ---- spaces ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         """The ``Dict(observation, action_mask)`` space of an agent."""
@@ -276,8 +301,7 @@ class GameAECEnv(AECEnv, EzPickle):
         change of state."""
         if not mask_ready:
             self.game.legal_mask_kernel(self.states, self._mask_buffer)
-        state = self.states[0]
-        self._over = bool(state["done"]) or int(state["n_decisions"]) >= int(state["max_decisions"])
+        self._over = bool(self.game.finished(self.states)[0])
 
     def _finish(self) -> None:
         truncated = bool(self.game.truncated(self.states)[0])

@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import checks, serialize, validation
+from . import checks, records, serialize, validation
 from .kernels import NO_MASKS, dual
 from .layout import Layout
 from .options import OptionTable
@@ -130,6 +130,36 @@ class Game:
                      "tiebreak_kernel", "invariants_kernel"):
             object.__setattr__(self, name, dual(getattr(self, name)))
 
+    @classmethod
+    def from_package(cls, name: str, package: str, **facts) -> "Game":
+        """Bind a game package laid out as every game's is (DESIGN.md, the game recipe).
+
+        The package ``package`` (e.g. ``"wildwest_envs.colt_express"``) provides the modules
+        ``data`` (``N_ACTIONS``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``state`` (``STATE_DTYPE``), ``options``
+        (``OPTIONS``), ``rules`` (the batch kernels ``init``, ``legal_mask``, ``step_and_mask``, ``scores``,
+        ``tiebreak``), ``observation`` (``OBS``, ``observe``), ``names`` (``action_to_string``), ``render``
+        (``render_ansi``, ``render_rgb``), ``invariants`` (``validate_state``, ``check_invariants``,
+        ``INVARIANT_MESSAGES``) and, for a game of imperfect information, ``hidden`` (``resample_hidden``).
+        ``facts`` are the remaining fields (``score_scale``, ``information``, ``capped_fn``...).
+        """
+        import importlib
+
+        def module(short: str):
+            return importlib.import_module(f"{package}.{short}")
+
+        data, rules, observation = module("data"), module("rules"), module("observation")
+        render, invariants = module("render"), module("invariants")
+        if facts.get("information", "imperfect") == "imperfect":
+            facts.setdefault("resample_hidden_fn", module("hidden").resample_hidden)
+        return cls(name=name, state_dtype=module("state").STATE_DTYPE, n_actions=data.N_ACTIONS,
+                   obs_layout=observation.OBS, min_players=data.MIN_PLAYERS, max_players=data.MAX_PLAYERS,
+                   options=module("options").OPTIONS, init_kernel=rules.init, legal_mask_kernel=rules.legal_mask,
+                   step_kernel=rules.step_and_mask, observe_kernel=observation.observe, scores_kernel=rules.scores,
+                   tiebreak_kernel=rules.tiebreak, action_to_string_fn=module("names").action_to_string,
+                   render_ansi_fn=render.render_ansi, render_rgb_fn=render.render_rgb,
+                   validate_state_fn=invariants.validate_state, invariants_kernel=invariants.check_invariants,
+                   invariant_messages=invariants.INVARIANT_MESSAGES, **facts)
+
     def parse_options(self, **options) -> dict:
         """Every option of the game, validated, with the defaults filled in (``core.options``)."""
         return self.options.parse(**options)
@@ -188,10 +218,9 @@ class Game:
         With ``check`` (the default) every action of an unfinished game must be
         an integer in ``[0, n_actions)`` and legal; otherwise ``ValueError``
         names the game, the action and the legal ones, and NO game is changed.
-        The actions of finished games (ended, or at the decision cap) are ignored.
-        ``check=False`` is the fast path for callers that sampled from the mask:
-        the kernels skip ended games but do not know the decision cap, so such a
-        caller stops stepping a game when ``finished`` says so.
+        The actions of finished games (ended, or at the decision cap) are ignored:
+        the kernels leave them alone (``core.kernels.finished``), also on the
+        fast path ``check=False`` for callers that sampled from the mask.
 
         ``masks``: an int8 ``(B, n_actions)`` buffer that receives the legal
         masks of the new position, as ``legal_mask(states, out=masks)`` would
@@ -206,17 +235,7 @@ class Game:
             actions = np.asarray(actions, np.int64)
             self.step_kernel(states, actions.reshape(1) if actions.ndim == 0 else actions, out)
             return
-        actions = checks.check_actions(self, states, actions)
-        at_cap = ~states["done"] & (states["n_decisions"] >= states["max_decisions"])
-        if at_cap.any():  # truncated games are over: step only the others
-            live = ~at_cap
-            sub = states[live]
-            self.step_kernel(sub, actions[live], NO_MASKS)
-            states[live] = sub
-            if masks is not None:
-                self.legal_mask_kernel(states, masks)
-            return
-        self.step_kernel(states, actions, out)
+        self.step_kernel(states, checks.check_actions(self, states, actions), out)
 
     def observe(self, states: np.ndarray, seats=None, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)`` float32 observations of ``seats`` (default: the seat to act)."""
@@ -400,6 +419,17 @@ class Game:
         states = serialize.from_json(self.name, self.state_dtype, text)
         self.validate(states)
         return states
+
+    def replay(self, record, every_state: bool = False) -> np.ndarray:
+        """Play a game record (``core.records``: a ``GameRecord``, its JSON text or a file path) from its seed.
+
+        Returns the final ``(1,)`` record, or every state from the deal on with ``every_state``.
+
+        Raises:
+            ValueError: a record of another game or version, a malformed one, an action out of turn or
+                illegal, or a result that differs from the record's.
+        """
+        return records.replay(self, record, every_state)
 
     def to_bytes(self, states: np.ndarray) -> bytes:
         """The raw bytes of a batch of records (``from_bytes`` loads them back)."""

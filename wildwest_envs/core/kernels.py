@@ -36,6 +36,13 @@ your own. The setting takes effect only if it precedes the loading of OpenMP
 (numba's first parallel call or ``numba.set_num_threads``, or importing torch,
 which loads the same ``libgomp``): import ``wildwest_envs`` first, or export
 the variable.
+
+The decision cap. Every record counts its agent decisions (``n_decisions``) up
+to its ``max_decisions``; a step kernel leaves a record alone once it is
+``finished`` (ended by its rules, or at the cap unended: *truncated*), so every
+caller, checked or raw, gets the cap without computing it again. No record
+field is needed for "truncated by the cap": it is ``not done and n_decisions
+>= max_decisions``, which no step changes afterwards.
 """
 
 from __future__ import annotations
@@ -82,6 +89,45 @@ def dual(kernel):
     if isinstance(kernel, DualKernel) or not hasattr(kernel, "py_func"):
         return kernel
     return DualKernel(kernel)
+
+
+@njit(cache=True, inline="always")
+def finished(state) -> bool:
+    """One record's episode is over: ended by its rules, or at the decision cap (a step changes nothing)."""
+    return state["done"] or state["n_decisions"] >= state["max_decisions"]
+
+
+def resampler(kernel, dtype: np.dtype):
+    """A game's ``resample_hidden(states, seats, seeds)`` built on its in-place numba batch kernel
+    ``kernel(states, seats int64, seeds uint64)`` (both builds, ``dual``).
+
+    The function returned copies the records, broadcasts one seat and one seed (or one per game),
+    refuses a seat outside ``0 .. num_players - 1`` with ``ValueError`` and redraws the copies.
+    """
+    redraw = dual(kernel)
+
+    def resample_hidden(states: np.ndarray, seats, seeds) -> np.ndarray:
+        """New records, one per game, consistent with what ``seats[b]`` has observed.
+
+        Args:
+            states: ``(B,)`` records of the game (left unchanged).
+            seats: the observing seat of each game (an integer or ``(B,)``).
+            seeds: 64-bit generator state of each new record (an integer or ``(B,)``).
+
+        Returns:
+            A ``(B,)`` array of new records: the seat's observation of each is byte-identical to that of
+            the original, every hidden part is redrawn at random (the game's ``hidden`` module) and the
+            generator is reseeded.
+        """
+        out = np.array(states, dtype=dtype, copy=True).reshape(-1)
+        seats = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(out),)))
+        seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(out),)))
+        if np.any(seats < 0) or np.any(seats >= out["num_players"]):
+            raise ValueError(f"observer seats {seats.tolist()} out of range for num_players")
+        redraw(out, seats, seeds)
+        return out
+
+    return resample_hidden
 
 
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)  # count-trailing-zeros by de Bruijn multiplication

@@ -69,7 +69,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .game import REWARD_MODES, Game
-from .rng import game_seeds
+from .runner import Dealer, play_decisions
 
 GAMES_WITHOUT_LEARNER_LIMIT = 100  # per env: games in a row that end before the learner decides, then RuntimeError
 
@@ -198,6 +198,7 @@ class SelfPlayBatch:
         over: ``(B,)`` games finished and not replaced (only without ``autoreset``).
         env_seconds: wall time inside ``reset`` and ``step`` (engine and opponents);
         opponent_seconds: of which the opponents choosing their actions; opponent_decisions: their count.
+        dealer: the run's games (``core.runner.Dealer``: its ``seed`` and ``next_game``).
     """
 
     def __init__(self, game, num_envs: int, opponents, seed: int | None = None, reward_mode: str = "win",
@@ -215,8 +216,9 @@ class SelfPlayBatch:
         self.opponents = self._seated(opponents)
         self.reward_mode = reward_mode
         self.autoreset = autoreset
-        self.run_seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else int(seed)
-        self.rng = np.random.default_rng(self.run_seed)
+        self.dealer = Dealer(self.game, np.random.SeedSequence().entropy % 2**63 if seed is None else seed,
+                             self.options)
+        self.rng = np.random.default_rng(self.dealer.seed)
         self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
         self.learner_seat = np.zeros(num_envs, dtype=np.int64)
         self.opponent_of = np.zeros((num_envs, self.game.max_players), dtype=np.int64)
@@ -225,7 +227,6 @@ class SelfPlayBatch:
         self.opponent_decisions = 0
         self.env_seconds = 0.0
         self.opponent_seconds = 0.0
-        self._next_game = 0
         self._masks = np.zeros((num_envs, self.game.n_actions), dtype=np.int8)
         self._is_reset = False
 
@@ -235,8 +236,8 @@ class SelfPlayBatch:
         _check_seed(seed)
         start = time.perf_counter()
         if seed is not None:
-            self.run_seed, self.rng = int(seed), np.random.default_rng(seed)
-            self._next_game = 0
+            self.dealer.restart(seed)
+            self.rng = np.random.default_rng(seed)
         self._deal(np.arange(self.num_envs))
         self._play_opponents(self._blank_step(), redeal=True)
         observations = self._learner_observations()
@@ -315,9 +316,7 @@ class SelfPlayBatch:
                             np.zeros(self.num_envs, bool), [None] * self.num_envs)
 
     def _deal(self, rows: np.ndarray) -> None:
-        seeds = game_seeds(self.run_seed, len(rows), self._next_game)
-        self._next_game += len(rows)
-        self.states[rows] = self.game.init(seeds, **self.options)
+        self.states[rows] = self.dealer.deal(len(rows))
         if self.seat is None:
             self.learner_seat[rows] = self.rng.integers(self.num_players, size=len(rows))
         else:
@@ -352,22 +351,12 @@ class SelfPlayBatch:
 
     def _play_waiting(self, waiting: np.ndarray) -> None:
         """One observe / mask / step call for all waiting games; each agent decides its own rows."""
-        seats = self.states["current"][waiting].astype(np.int64)
-        owners = self.opponent_of[waiting, seats]
-        waiting_states = self.states[waiting]
-        obs = self.game.observe(waiting_states, seats)
-        masks = self.game.legal_mask(waiting_states)
-        actions = np.zeros(len(waiting), dtype=np.int64)
-        start = time.perf_counter()
-        for k in np.unique(owners):
-            rows = np.flatnonzero(owners == k)
-            agent = as_opponent(self.opponents.agents[k], self.game)
-            actions[rows] = agent.act_batch(obs[rows], masks[rows], waiting_states[rows], seats[rows])
-            _check_opponent_actions(agent, actions[rows], masks[rows])
-        self.opponent_seconds += time.perf_counter() - start
-        self.game.step(waiting_states, actions, check=False)
-        self.states[waiting] = waiting_states
+        agents = [as_opponent(agent, self.game) for agent in self.opponents.agents]
+        play_decisions(self.game, self.states, waiting, agents, self.opponent_of, timer=self._time_opponents)
         self.opponent_decisions += len(waiting)
+
+    def _time_opponents(self, seconds: float) -> None:
+        self.opponent_seconds += seconds
 
     def _settle(self, rows: np.ndarray, result: SelfPlayStep) -> None:
         """Write the learner's result of each finished game into ``result``.
@@ -394,16 +383,6 @@ class SelfPlayBatch:
     def _learner_observations(self) -> np.ndarray:
         self.game.legal_mask(self.states, self._masks)
         return self.game.observe(self.states, self.learner_seat)
-
-
-def _check_opponent_actions(agent, actions: np.ndarray, masks: np.ndarray) -> None:
-    """An opponent's illegal or out-of-range action raises ``ValueError`` before it reaches the unchecked kernels."""
-    in_range = (actions >= 0) & (actions < masks.shape[1])
-    legal = in_range & (masks[np.arange(len(actions)), np.where(in_range, actions, 0)] == 1)
-    if not legal.all():
-        bad = int(np.flatnonzero(~legal)[0])
-        raise ValueError(f"opponent {getattr(agent, 'name', type(agent).__name__)!r} chose illegal action "
-                         f"{actions[bad]}; legal: {np.flatnonzero(masks[bad]).tolist()}")
 
 
 # ---- gymnasium envs --------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .game import REWARD_MODES, Game
-from .rng import game_seeds
+from .runner import Dealer
 
 
 class VectorStep(NamedTuple):
@@ -44,21 +44,19 @@ class VectorEnv:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
-        self.game, self.num_envs, self.seed = game, num_envs, seed
+        self.game, self.num_envs = game, num_envs
         self.reward_mode, self.check = reward_mode, check
         self.options = game.parse_options(**options)
         self.num_players = self.options["num_players"]
         self.states = np.zeros(num_envs, dtype=game.state_dtype)
-        self._next_game = 0
+        self.dealer = Dealer(game, seed, self.options)
         self._obs = np.zeros((num_envs, game.obs_size), dtype=np.float32)
         self._masks = np.zeros((num_envs, game.n_actions), dtype=np.int8)
 
     def reset(self, seed: int | None = None) -> VectorStep:
         """Start ``num_envs`` fresh games (of run ``seed`` if given)."""
-        if seed is not None:
-            self.seed = seed
-        self._next_game = 0
-        self.states = self._fresh_games(self.num_envs)
+        self.dealer.restart(seed)
+        self.states = self.dealer.deal(self.num_envs)
         zeros = np.zeros((self.num_envs, self.game.max_players), dtype=np.float32)
         false = np.zeros(self.num_envs, dtype=bool)
         return self._result(zeros, false, false, zeros.astype(np.int32))
@@ -76,18 +74,13 @@ class VectorEnv:
             done_states = self.states[rows]
             rewards[rows] = self.game.returns(done_states, self.reward_mode)
             final_scores[rows] = self.game.scores(done_states)
-            self.states[rows] = self._fresh_games(len(rows))
+            self.states[rows] = self.dealer.deal(len(rows))
             self._masks[rows] = self.game.legal_mask(self.states[rows])
         return self._result(rewards, terminated, truncated, final_scores, masks_ready=True)
 
     def legal_masks(self) -> np.ndarray:
         """``(B, n_actions)`` masks of the current decisions."""
         return self.game.legal_mask(self.states, self._masks)
-
-    def _fresh_games(self, n: int) -> np.ndarray:
-        seeds = game_seeds(self.seed, n, self._next_game)
-        self._next_game += n
-        return self.game.init(seeds, **self.options)
 
     def _result(self, rewards, terminated, truncated, final_scores, masks_ready: bool = False) -> VectorStep:
         players = self.game.current_player(self.states)

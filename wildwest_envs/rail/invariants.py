@@ -217,7 +217,7 @@ def _check_cities_and_budgets(state, mp) -> int:
 def make_validator(rail_map: RailMap):
     """``validate_state(record) -> list[str]`` for a map: field ranges first, then the invariants."""
     t = rail_map.tables
-    n_hexes, n_start, n_ferries = rail_map.n_hexes, len(t.start_cities), t.ferries.shape[0]
+    n_start, n_ferries = len(t.start_cities), t.ferries.shape[0]
     city_hexes = set(int(h) for h in t.city_hex)
 
     def validate_state(record) -> list[str]:

@@ -211,8 +211,7 @@ def find_route(state, mp, work, p: int, objective: int) -> int:
     """Best route of p for one objective into work[4] (hexes) / work[5] (edges); its hex count, 0 if none (§7.5).
     Searches the graph of ``build_graph`` (call it once per race first)."""
     dist, prev, prev_edge, heap = work[0], work[1], work[2], work[3]
-    glob, first, head, edge_id, pips, owner_bits, kind = work[8], work[9], work[10], work[11], work[12], work[13], \
-        work[14]
+    first, head, edge_id, pips, owner_bits, kind = work[9], work[10], work[11], work[12], work[13], work[14]
     m, start = work[15][0], work[15][1]
     n2 = 2 * m
     shift = _state_bits(mp)

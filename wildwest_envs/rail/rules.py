@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import NO_MASKS
+from ..core.kernels import NO_MASKS, finished
 from .intrinsics import borrowed, prefetch
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
@@ -203,8 +203,9 @@ def legal_mask_one(state, out_row: np.ndarray, mp) -> None:
 @njit(cache=True)
 def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
     """Apply one legal action, then everything automatic up to the next decision; a non-empty ``out_row``
-    receives the legal mask of that decision (all zeros once the game is over)."""
-    if not state["done"]:
+    receives the legal mask of that decision (all zeros once the game is over). A finished record (ended, or
+    at the decision cap) is left alone."""
+    if not finished(state):
         if action == START:
             _roll_start_player(state)
             _run(state, mp, np.int64(K_BEGIN_ROUND))

@@ -17,7 +17,9 @@ head to head) are those of ``training.stats``, the tables and pictures those of
 ``training.report``.
 
 Writes ``<out>.md`` (the report) and ``<out>.png`` (win rates with their
-intervals, and ratings), and prints the report. ``--learning-curve RUN_DIR``
+intervals, and ratings), and prints the report; ``--save-games DIR`` also
+writes every game as a game record (``core.records``: ``DIR/game_<index>.json``,
+replayed by ``Game.replay`` and resumed by the AEC env's ``load_record``). ``--learning-curve RUN_DIR``
 plots the reward and win rate of ``RUN_DIR/progress.csv`` against timesteps into
 ``RUN_DIR/learning_curve.png`` (copied to ``<out>.png``, or to
 ``<out>_learning_curve.png`` next to a tournament, when ``--out`` is given).
@@ -68,6 +70,8 @@ class Args:
     """a training run directory: plot its progress.csv"""
     focal: bool = False
     """the first agent plays one seat (each seat in turn) against the other agents filling the rest"""
+    save_games: str = ""
+    """a folder: write every game there as a game record (game_<index>.json; Game.replay reads it)"""
 
 
 def _field_docs(cls) -> dict[str, str]:
@@ -118,14 +122,17 @@ def main(argv: list[str] | None = None) -> str:
             if len(agents) != args.players:
                 raise SystemExit(f"--focal needs one agent per seat ({args.players}), got {len(agents)}")
             table, results = evaluate_against(game_name, args.players, agents[0], agents[1:], args.games,
-                                              args.seed, args.batch, progress=True)
+                                              args.seed, args.batch, progress=True,
+                                              save_games=args.save_games or None)
             markdown = f"## {agents[0].name} against {', '.join(a.name for a in agents[1:])}\n\n{table}"
             write_report(out, markdown, results, [a.name for a in agents], args.players,
                          f"{game_name}, {args.players} players, {args.games} games")
         else:
-            markdown, _ = tournament(game_name, args.players, agents, args.games, args.seed, args.batch, out)
+            markdown, _ = tournament(game_name, args.players, agents, args.games, args.seed, args.batch, out,
+                                     save_games=args.save_games or None)
         printed.append(markdown)
-        printed.append(f"wrote {out}.md and {out}.png")
+        printed.append(f"wrote {out}.md and {out}.png"
+                       + (f", and {args.games} game records into {args.save_games}" if args.save_games else ""))
     if args.learning_curve:
         copy = None
         if args.out:

@@ -24,6 +24,7 @@ import torch
 from tqdm.auto import tqdm
 
 from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.core.runner import Decisions, play_to_end
 
 
 @dataclass
@@ -73,22 +74,15 @@ def _play_batch(game, teacher, seeds: np.ndarray, gamma: float, reward_mode: str
     """One batch of complete teacher-only games, every decision recorded."""
     states = game.init(seeds, **options)
     obs_rows, mask_rows, action_rows, game_rows, seat_rows = [], [], [], [], []
-    while True:
-        live = np.flatnonzero(~game.finished(states))
-        if not len(live):
-            break
-        sub = states[live]
-        seats = game.current_player(sub)
-        observations = game.observe(sub, seats)
-        masks = game.legal_mask(sub)
-        actions = np.asarray(teacher.act_batch(observations, masks, sub, seats), dtype=np.int64)
-        game.step(sub, actions, check=False)
-        states[live] = sub
-        obs_rows.append(observations.astype(np.float16))
-        mask_rows.append(masks.astype(bool))
-        action_rows.append(actions)
-        game_rows.append(live)
-        seat_rows.append(seats)
+
+    def record(decisions: Decisions) -> None:
+        obs_rows.append(decisions.observations.astype(np.float16))
+        mask_rows.append(decisions.masks.astype(bool))
+        action_rows.append(decisions.actions)
+        game_rows.append(decisions.rows)
+        seat_rows.append(decisions.seats)
+
+    play_to_end(game, states, [teacher], np.zeros((len(states), game.max_players), np.int64), on_decisions=record)
     games, seats = np.concatenate(game_rows), np.concatenate(seat_rows)
     final = game.returns(states, reward_mode)[games, seats]
     keep = ~game.truncated(states)[games]

@@ -9,7 +9,9 @@ run directory; space- or comma-separated), repeated in order when
 fewer are given than there are other seats. At each of your decisions the public
 board and your legal actions are printed by name; type the number or the name,
 ``q`` to quit. Every opponent move is announced, and the final board and scores
-are printed at the end.
+are printed at the end. ``--save-game FILE`` writes the finished game as a game
+record (``core.records``), which ``Game.replay`` replays and the AEC env's
+``load_record`` resumes.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import numpy as np
 
 from wildwest_envs.agents.human import HumanAgent
 from wildwest_envs.agents.registry import SPECS, agents_for_command
+from wildwest_envs.core.records import make_record
+from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.registry import GAMES, canonical_name, get_game
 
 
@@ -37,6 +41,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = player_0")
     parser.add_argument("--seed", type=int, default=1, help="seeds the deal and the opponents")
     parser.add_argument("--sample", action="store_true", help="checkpoint opponents sample instead of playing greedily")
+    parser.add_argument("--save-game", default="", help="write the finished game to this file as a game record")
     args = parser.parse_args(argv)
     args.opponents = [spec for item in args.opponents for spec in item.split(",") if spec]
     try:
@@ -68,6 +73,7 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
           + ", ".join(f"player_{s} = {seats[s].name}" for s in others), file=out)
 
     states = game.init_batch(1, seed=args.seed, num_players=args.players)
+    moves: list[tuple[int, int]] = []
     try:
         while not game.finished(states)[0]:
             seat = int(states["current"][0])
@@ -76,6 +82,7 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
             if seat != args.seat:
                 print(f"player_{seat} ({seats[seat].name}): {game.action_to_string(states[0], action)}", file=out)
             game.step(states, [action])
+            moves.append((seat, action))
     except (KeyboardInterrupt, EOFError) as stop:
         print(f"\ngame abandoned ({stop})", file=out)
         return None
@@ -88,6 +95,11 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
                                         for s in range(args.players)), file=out)
     print("winner(s): " + ", ".join(f"player_{s}" for s in winners)
           + ("  - you win!" if args.seat in winners else ""), file=out)
+    if args.save_game:
+        players = ["you" if s == args.seat else seats[s].name for s in range(args.players)]
+        path = make_record(game, int(game_seeds(args.seed, 1)[0]), {"num_players": args.players}, moves, players,
+                           states[0]).save(args.save_game)
+        print(f"game record written to {path}", file=out)
     return scores
 
 

@@ -52,7 +52,7 @@ from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
 from wildwest_envs.core.aec import agent_name
 from wildwest_envs.core.game import REWARD_MODES, Game
-from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.core.runner import Dealer
 from wildwest_envs.registry import canonical_name, get_game
 
 OBS_KEY = "observations"  # the observation vector, as RLlib's action-masking RLModule expects
@@ -89,7 +89,7 @@ def observation_space(game: Game) -> gym.spaces.Dict:
 class TurnBasedGames:
     """``B`` games of one ``Game`` and the RLlib dicts of each: the shared core of both envs.
 
-    It holds the records and the run's game counter; it never resets a game by itself.
+    It holds the records and the run's games (``dealer``, ``core.runner.Dealer``); it never resets a game by itself.
     """
 
     def __init__(self, game: Game, num_envs: int, reward_mode: str, seed: int | None, options: dict):
@@ -97,23 +97,18 @@ class TurnBasedGames:
         self.num_players = int(options["num_players"])
         self.agents = [agent_name(s) for s in range(self.num_players)]
         self.states = np.zeros(num_envs, dtype=game.state_dtype)
-        self.run_seed = self._fresh_seed() if seed is None else seed
-        self.next_game = 0
+        self.dealer = Dealer(game, self._fresh_seed() if seed is None else seed, options)
         self.env_seconds = 0.0  # wall time inside the engine and the building of RLlib's dicts
         self._all_seats = np.arange(self.num_players, dtype=np.int64)
 
     def restart(self, seed: int | None) -> None:
         """Start the run again from game 0 (of run ``seed`` if given)."""
-        if seed is not None:
-            self.run_seed = int(seed)
-        self.next_game = 0
+        self.dealer.restart(seed)
 
     def deal(self, rows: np.ndarray) -> list[dict]:
         """Fresh games in ``rows``; the observation dict (acting seat only) of each."""
         start = time.perf_counter()
-        seeds = game_seeds(self.run_seed, len(rows), self.next_game)
-        self.next_game += len(rows)
-        self.states[rows] = self.game.init(seeds, **self.options)
+        self.states[rows] = self.dealer.deal(len(rows))
         observations = self._acting_observations(rows)
         self.env_seconds += time.perf_counter() - start
         return observations

@@ -36,7 +36,6 @@ import math
 import random
 import sys
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,22 +159,39 @@ class SeatToModule:
 
     Without opponents every seat is ``"shared"``. With opponents, a share ``fraction`` of the
     episodes has ``"shared"`` in one seat and a frozen opponent (drawn per seat) in each
-    other; the draw is a function of the episode id, so all seats of an episode agree.
+    other. The draw is keyed on a seeded episode counter, not on RLlib's random episode id:
+    the ``k``-th episode a copy of the mapping meets (each env runner has its own copy) is
+    seated from ``(seed, k)``, so two runs from one seed seat their games alike, and every
+    seat of an episode agrees (the episode's number is kept while it is played).
     """
 
-    def __init__(self, num_players: int, opponent_ids: list[str], fraction: float):
+    REMEMBERED = 65_536  # episode numbers kept; far more than the episodes one runner plays at once
+
+    def __init__(self, num_players: int, opponent_ids: list[str], fraction: float, seed: int = 0):
         self.num_players, self.opponent_ids, self.fraction = num_players, list(opponent_ids), fraction
+        self.seed = int(seed)
+        self._number: dict[str, int] = {}  # episode id -> its number, in the order first met
+        self._met = 0
 
     def __call__(self, agent_id: str, episode, **kwargs) -> str:
         if not self.opponent_ids:
             return MODULE_ID
-        rng = random.Random(zlib.crc32(str(episode.id_).encode()))
+        rng = random.Random(f"{self.seed}:{self._episode_number(str(episode.id_))}")
         if rng.random() >= self.fraction:
             return MODULE_ID
         learner_seat = rng.randrange(self.num_players)
         draws = [rng.randrange(len(self.opponent_ids)) for _ in range(self.num_players)]
         seat = int(agent_id.rsplit("_", 1)[1])
         return MODULE_ID if seat == learner_seat else self.opponent_ids[draws[seat]]
+
+    def _episode_number(self, episode_id: str) -> int:
+        number = self._number.get(episode_id)
+        if number is None:
+            number = self._number[episode_id] = self._met
+            self._met += 1
+            if len(self._number) > self.REMEMBERED:  # forget the oldest (dicts keep insertion order)
+                del self._number[next(iter(self._number))]
+        return number
 
 
 def absolute_spec(spec: str) -> str:
@@ -213,7 +229,7 @@ def build_config(args: Args):
                      num_cpus_per_env_runner=args.num_cpus_per_env_runner, rollout_fragment_length="auto", **runner)
         .learners(num_learners=args.num_learners)
         .multi_agent(policies=set(modules), policy_mapping_fn=SeatToModule(args.players, opponent_ids,
-                                                                          args.opponent_fraction),
+                                                                          args.opponent_fraction, args.seed),
                      policies_to_train=[MODULE_ID])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
         .training(train_batch_size_per_learner=args.train_batch_size, minibatch_size=args.minibatch_size,

@@ -35,6 +35,9 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from wildwest_envs.core.records import make_record
+from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.core.runner import Decisions, agent_name, play_to_end
 from wildwest_envs.registry import canonical_name, get_game
 from wildwest_envs.training.report import markdown_table, report, write_report
 from wildwest_envs.training.stats import summarize
@@ -96,7 +99,7 @@ class GameResult:
 
 def play_matches(game, agents: list, num_players: int, n_games: int, seed: int = 0, batch: int = 256,
                  schedule: list[tuple[int, ...]] | None = None, progress: bool = True,
-                 **options) -> list[GameResult]:
+                 save_games: str | Path | None = None, **options) -> list[GameResult]:
     """Play ``n_games`` games between ``agents`` through the batched engine, ``batch`` at a time.
 
     Game ``i`` is dealt from ``(seed, i)`` and seated by ``schedule`` (default
@@ -107,6 +110,8 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
     Args:
         game: a ``Game`` or a registered game name.
         agents: objects with ``act_batch(observations, masks, states, seats)``.
+        save_games: a folder: each game is written there as a game record (``core.records``),
+            ``game_<index>.json``, which ``Game.replay`` and the AEC env's ``load_record`` read.
         options: further game options (``num_players`` is set from the argument).
 
     Raises:
@@ -123,38 +128,29 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
         for start in range(0, n_games, batch):
             size = min(batch, n_games - start)
             states = game.init_batch(size, seed, start, num_players=num_players, **options)
-            _play_to_end(game, agents, states, seatings[start:start + size], bar)
+            moves: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+
+            def remember(decisions: Decisions) -> None:
+                for row, seat, action in zip(decisions.rows, decisions.seats, decisions.actions):
+                    moves[row].append((int(seat), int(action)))
+
+            play_to_end(game, states, agents, seatings[start:start + size], on_finished=bar.update,
+                        on_decisions=remember if save_games is not None else None)
             results += _results(game, states, seatings[start:start + size], start)
+            if save_games is not None:
+                _save_records(game, Path(save_games), seed, start, states, moves, seatings[start:start + size],
+                              agents, dict(options, num_players=num_players))
     return results
 
 
-def _play_to_end(game, agents: list, states: np.ndarray, seatings: np.ndarray, bar) -> None:
-    """Step every game of ``states`` until it ends or is truncated, each seat played by its agent."""
-    n_finished = 0
-    while True:
-        live = np.flatnonzero(~game.finished(states))
-        bar.update(len(states) - len(live) - n_finished)
-        n_finished = len(states) - len(live)
-        if not len(live):
-            return
-        sub = states[live]
-        seats = sub["current"].astype(np.int64)
-        owners = seatings[live, seats]
-        masks = game.legal_mask(sub)
-        actions = np.zeros(len(live), dtype=np.int64)
-        for k in np.unique(owners):
-            rows = np.flatnonzero(owners == k)
-            observations = game.observe(sub[rows], seats[rows])
-            actions[rows] = agents[k].act_batch(observations, masks[rows], sub[rows], seats[rows])
-        in_range = (actions >= 0) & (actions < game.n_actions)
-        legal = in_range & (masks[np.arange(len(live)), np.clip(actions, 0, game.n_actions - 1)] > 0)
-        if not legal.all():
-            j = int(np.flatnonzero(~legal)[0])
-            name = getattr(agents[owners[j]], "name", type(agents[owners[j]]).__name__)
-            raise ValueError(f"agent {name} chose illegal action {actions[j]} in game {live[j]}; "
-                             f"legal: {np.flatnonzero(masks[j]).tolist()}")
-        game.step(sub, actions, check=False)
-        states[live] = sub
+def _save_records(game, folder: Path, seed: int, start: int, states: np.ndarray, moves: list, seatings: np.ndarray,
+                  agents: list, options: dict) -> None:
+    """One game record per game of a batch, ``folder/game_<index>.json``."""
+    seeds = game_seeds(seed, len(states), start)
+    for b in range(len(states)):
+        players = [agent_name(agents[k]) for k in seatings[b]]
+        make_record(game, int(seeds[b]), options, moves[b], players, states[b]).save(
+            folder / f"game_{start + b:05d}.json")
 
 
 def _results(game, states: np.ndarray, seatings: np.ndarray, start: int) -> list[GameResult]:
@@ -184,8 +180,10 @@ def seat_ranks(game, states: np.ndarray) -> np.ndarray:
 
 # ---- tournaments -----------------------------------------------------------------------------
 def tournament(game_name: str, num_players: int, agents: list, n_games: int, seed: int = 0, batch: int = 256,
-               out: str | Path | None = None, progress: bool = True) -> tuple[str, list[GameResult]]:
-    """Play a round robin over every seating (``seat_schedule``); write ``<out>.md`` and ``<out>.png``.
+               out: str | Path | None = None, progress: bool = True,
+               save_games: str | Path | None = None) -> tuple[str, list[GameResult]]:
+    """Play a round robin over every seating (``seat_schedule``); write ``<out>.md`` and ``<out>.png``
+    (and each game's record into the folder ``save_games``, ``play_matches``).
 
     Agents with the same ``name`` are renamed ``name#2``, ``name#3``... so each keeps its row.
     Returns the Markdown report and the per-game results.
@@ -198,7 +196,7 @@ def tournament(game_name: str, num_players: int, agents: list, n_games: int, see
             agent.name = f"{agent.name}#{seen[agent.name]}"
     names = [a.name for a in agents]
     schedule = seat_schedule(len(agents), num_players)
-    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress)
+    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games)
     markdown = report(game_name, num_players, results, names, seed, len(schedule))
     if out is not None:
         write_report(out, markdown, results, names, num_players,
@@ -207,8 +205,10 @@ def tournament(game_name: str, num_players: int, agents: list, n_games: int, see
 
 
 def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n_games: int,
-                     seed: int = 0, batch: int = 256, progress: bool = False) -> tuple[str, list[GameResult]]:
-    """``agent`` in one seat (every seat in turn) against ``opponents`` in the others (``focal_schedule``).
+                     seed: int = 0, batch: int = 256, progress: bool = False,
+                     save_games: str | Path | None = None) -> tuple[str, list[GameResult]]:
+    """``agent`` in one seat (every seat in turn) against ``opponents`` in the others (``focal_schedule``);
+    each game's record goes into the folder ``save_games`` when given (``play_matches``).
 
     Opponents sharing a name (copies of one spec) form one row. Returns the
     Markdown notes and results table, and the per-game results (agent index 0 is ``agent``).
@@ -219,7 +219,7 @@ def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n
     if agent.name in names[1:]:
         names[0] = f"{agent.name} (evaluated)"
     schedule = focal_schedule(len(opponents), num_players)
-    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress)
+    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games)
     n_truncated = sum(r.truncated for r in results)
     notes = (f"{len(results)} games, {num_players} players, seed {seed}; the evaluated agent plays one seat, "
              f"each seat equally often; {n_truncated} truncated games left out; equal agents win "

@@ -15,34 +15,7 @@ redraw.
 from __future__ import annotations
 
 from ..core.game import Game
-from . import invariants, names, observation, render, rules
-from .data import MAX_PLAYERS, MIN_PLAYERS, N_ACTIONS
-from .options import OPTIONS
-from .state import STATE_DTYPE
 
 SCORE_SCALE = 20.0  # reward_mode="score": VP / 20 (§14)
 
-
-GAME = Game(
-    name="way_out_west_v0",
-    state_dtype=STATE_DTYPE,
-    n_actions=N_ACTIONS,
-    obs_layout=observation.OBS,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    options=OPTIONS,
-    init_kernel=rules.init,
-    legal_mask_kernel=rules.legal_mask,
-    step_kernel=rules.step_and_mask,
-    observe_kernel=observation.observe,
-    scores_kernel=rules.scores,
-    tiebreak_kernel=rules.tiebreak,
-    action_to_string_fn=names.action_to_string,
-    render_ansi_fn=render.render_ansi,
-    render_rgb_fn=render.render_rgb,
-    validate_state_fn=invariants.validate_state,
-    invariants_kernel=invariants.check_invariants,
-    invariant_messages=invariants.INVARIANT_MESSAGES,
-    score_scale=SCORE_SCALE,
-    information="perfect",
-)
+GAME = Game.from_package("way_out_west_v0", __package__, score_scale=SCORE_SCALE, information="perfect")

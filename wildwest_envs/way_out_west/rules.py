@@ -28,8 +28,9 @@ Decisions where the spec is silent (beyond its §16):
 
 * ``n_decisions`` counts agent decisions; with ``auto_forced`` a decision with
   a single legal id is applied inside the kernel and not counted.
-* The turn cap ``max_decisions`` is not enforced here (``core.game`` reports a
-  game that reaches it as truncated); its default lies above the longest game
+* The turn cap ``max_decisions``: a record that reaches it unfinished is left
+  alone by ``step`` (``core.kernels.finished``; ``core.game`` reports it
+  truncated); its default lies above the longest game
   the rules allow, so a game played by the rules always ends by them.
 * The frontier update (§8.1) also runs at the end of every action turn (it can
   only move after cattle entered a town, which buying and moving already check).
@@ -40,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import NO_MASKS
+from ..core.kernels import NO_MASKS, finished
 from .actions import (box_legal, build, buy_cattle, buy_two_legal, hire_cowboys, is_build_town, is_cattle_destination,
                       is_cattle_source, is_cattle_town, move_cattle, move_cowboys, move_two_cattle_legal,
                       place_farmer, second_hire_legal)
@@ -134,8 +135,9 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
 
 @njit(cache=True)
 def step_one(state: np.void, action: int) -> None:
-    """Apply one legal action to one record, then any forced decisions (``auto_forced``)."""
-    if state["done"]:
+    """Apply one legal action to one record, then any forced decisions (``auto_forced``); a finished record
+    (ended, or at the decision cap) is left alone."""
+    if finished(state):
         return
     state["n_decisions"] += 1
     _apply(state, np.int64(action))

@@ -151,15 +151,6 @@ def can_rehire(state: np.void, seat: int, x: int, d: int) -> bool:
     return best < _FAR
 
 
-@njit(cache=True)
-def rehire_target_legal(state: np.void, seat: int, x: int, d: int, c: int) -> bool:
-    """City c is a legal rehire target: an own station, not the single nearest one (§9.3)."""
-    if c >= N_CITIES or state["city_owner"][c] != seat:
-        return False
-    best, count, city = nearest_stations(state, seat, x, d)
-    return count > 1 or c != city
-
-
 # ---- duels (§10) -------------------------------------------------------------------------------------------
 @njit(cache=True)
 def resolve_duels(state: np.void, seat: int, t: int, x: int) -> None:

@@ -143,7 +143,7 @@ def _note(out: np.ndarray, a: int) -> None:
 
 @njit(cache=True)
 def mark_pre_roll(state: np.void, seat: int, out: np.ndarray, stop_at_first: bool) -> tuple:
-    """Mark every action ``pre_roll_legal`` allows, in id order; return (count, last marked).
+    """Mark every action ``pre_roll_legal`` allows, in id order; return (count, A_END), END being the last marked.
 
     The fast form of ``for a: if pre_roll_legal(state, seat, a)`` (a test checks they
     agree): a range is skipped when a condition shared by all its actions fails,
@@ -151,13 +151,12 @@ def mark_pre_roll(state: np.void, seat: int, out: np.ndarray, stop_at_first: boo
     counted; with ``stop_at_first`` the scan ends at the first other legal action.
     """
     count = 0
-    last = -1
     if (state["dynamite_bought"][seat] < DYNAMITE_PER_TURN and state["cash"][seat] >= state["dynamite_price"]
             and state["dynamite_supply"] > 0):
         for x in range(FIRST_JUNCTION, N_SPACES):  # dynamite is never placed in a city (§11.1)
             if can_place_dynamite(state, x):
                 _note(out, A_SPACE + x)
-                count, last = count + 1, A_SPACE + x
+                count += 1
                 if stop_at_first:
                     return count + 1, A_END
     for t in range(MAX_TRAINS):
@@ -165,11 +164,11 @@ def mark_pre_roll(state: np.void, seat: int, out: np.ndarray, stop_at_first: boo
             for g in range(N_GOODS):
                 if buy_good_legal(state, seat, t, g):
                     _note(out, A_BUY_GOOD + N_GOODS * t + g)
-                    count, last = count + 1, A_BUY_GOOD + N_GOODS * t + g
+                    count += 1
     for t in range(MAX_TRAINS):
         if load_legal(state, seat, t):
             _note(out, A_LOAD_PASSENGERS + t)
-            count, last = count + 1, A_LOAD_PASSENGERS + t
+            count += 1
     if count > 0 and stop_at_first:
         return count + 1, A_END
     for base in (A_BUY_STATION, A_BUY_SMALL_TRAIN, A_BUY_LARGE_TRAIN):
@@ -177,18 +176,18 @@ def mark_pre_roll(state: np.void, seat: int, out: np.ndarray, stop_at_first: boo
             for c in range(N_CITIES):
                 if pre_roll_legal(state, seat, base + c):
                     _note(out, base + c)
-                    count, last = count + 1, base + c
+                    count += 1
     for a in range(A_UPGRADE_TRAIN, A_PLAY_CARD + N_CARDS):
         if a >= A_PLAY_CARD and state["card_holder"][a - A_PLAY_CARD] != seat:
             continue
         if pre_roll_legal(state, seat, a):
             _note(out, a)
-            count, last = count + 1, a
+            count += 1
     if state["alt_extra_gang"]:
         for c in range(N_CITIES):
             if hire_legal(state, seat, c):
                 _note(out, A_BUY_DESPERADO + c)
-                count, last = count + 1, A_BUY_DESPERADO + c
+                count += 1
     _note(out, A_END)
     return count + 1, A_END
 

@@ -33,8 +33,8 @@ The rules live in one module per job: ``setup`` (§5), ``preroll`` (§6.3),
 
 Decisions where the spec is silent or leaves the implementation open:
 
-* The turn cap ``max_decisions`` is not enforced here (core.game reports a
-  game that reaches it unfinished as truncated). The game's own caps are: the
+* The turn cap ``max_decisions``: a record that reaches it unfinished is left
+  alone by ``step`` (``core.kernels.finished``; core.game reports it truncated). The game's own caps are: the
   end of round ``max_rounds`` and 1000 decisions in one turn (§14.4); both end
   the game with ``done`` and ``capped`` set. The safety limit is exact: the
   game ends right after the turn's 1000th decision, also when that decision
@@ -64,7 +64,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.kernels import NO_MASKS
+from ..core.kernels import NO_MASKS, finished
 from ..core.rng import draw_below
 from .arrival import pay_fee, settle_debts, unload, unload_legal
 from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF, A_SPACE, A_STOP, A_TRAIN,
@@ -73,7 +73,7 @@ from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF,
                    DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN, DEC_DESPERADO_STEP, DEC_DRAFT_CITY, DEC_NONE,
                    DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DEC_REHIRE_TARGET, DEC_SELECT_TRAIN, DEC_SHERIFF_PIECE,
                    DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, DIE_SIDES, FREE, IS_CITY,
-                   LAND_GRANT_PRICE, MAX_DEGREE, MAX_DESPERADOS, MAX_TRAINS, MAX_TURN_DECISIONS, N_ACTIONS,
+                   LAND_GRANT_PRICE, MAX_DEGREE, MAX_TRAINS, MAX_TURN_DECISIONS, N_ACTIONS,
                    N_CARGO, N_CITIES, N_SHERIFFS, N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY,
                    OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE,
                    OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE,
@@ -172,8 +172,9 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
 
 @njit(cache=True)
 def step_one(state: np.void, action: int) -> None:
-    """Apply one legal action to one record, then resolve everything automatic up to the next decision."""
-    if state["done"]:
+    """Apply one legal action to one record, then resolve everything automatic up to the next decision; a
+    finished record (ended, or at the decision cap) is left alone."""
+    if finished(state):
         return
     state["n_decisions"] += 1
     state["turn_decisions"] += 1

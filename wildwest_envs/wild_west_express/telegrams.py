@@ -22,10 +22,10 @@ import numpy as np
 from numba import njit
 
 from .data import (CARD_AMOUNT, CARD_BONUS, CARD_CITY, CARD_CLASS, CARD_GOOD, CARD_TYPE, CLASS_COMPETITION,
-                   CLASS_PUBLIC, DISTANCE, IS_CITY, MAX_PLAYERS, MAX_TRAINS, MOUNTAIN_ZONE, N_CARDS, N_CITIES,
+                   CLASS_PUBLIC, DISTANCE, IS_CITY, MAX_TRAINS, MOUNTAIN_ZONE, N_CARDS, N_CITIES,
                    N_COMPETITION_SLOTS, NO_CARD, SPACE_ZONE, T_ARMY_ENGINEERS, T_BANK_DIVIDEND, T_BLIZZARD,
-                   T_DELIVERY_CONTRACT, T_DYNAMITE_CRATE, T_GRAND_EXCURSION, T_LAND_BOOM, T_LAND_GRANT,
-                   T_MAIL_CONTRACT, T_MAIL_RACE, T_QUARANTINE, T_RAILROAD_EXPO, T_SHERIFF_ROUNDUP,
+                   T_DELIVERY_CONTRACT, T_DYNAMITE_CRATE, T_LAND_GRANT,
+                   T_MAIL_CONTRACT, T_MAIL_RACE, T_QUARANTINE, T_SHERIFF_ROUNDUP,
                    T_TERRITORIAL_TAX, T_TRACK_CREW, LAND_GRANT_PRICE, MAX_DESPERADOS, MAX_EXTRA_MOVES)
 from .dynamite import any_dynamite, any_dynamite_space, remove_all_dynamite
 from .pieces import bank_pays, has_free_flag, n_stations, pay_bank, remove_passengers

@@ -1,0 +1,74 @@
+"""What ``tests/test_boundscheck.py`` runs in a process whose kernels are compiled with bounds checks.
+
+``python -m tests._boundscheck_runs random NAME GAMES_PER_COUNT`` plays seeded random games of a
+registered game at every player count (a big batch: the parallel builds; ``SMALL_BATCH`` games:
+the serial ones), observing a seat in turn and checking the invariants after every step, with
+scores, the determinizer, reseeding and the JSON round trip mid-game; it prints ``ok``.
+
+``python -m tests._boundscheck_runs mutations NAME N`` loads ``N`` mutated saved states
+(``tests._mutations.fuzz``) and prints the JSON counts of what was accepted, refused, unsafe and
+inconsistent.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from wildwest_envs.core.sampling import LegalSampler
+from wildwest_envs.registry import get_game
+
+SMALL_BATCH = 4  # games stepped alongside in the serial builds (core.kernels.SERIAL_BELOW)
+
+
+def random_games(name: str, per_count: int) -> None:
+    """Random games of every player count with every kernel, both builds; raises on a broken invariant."""
+    game = get_game(name)
+    for n in range(game.min_players, game.max_players + 1):
+        big = game.init_batch(per_count, seed=n, num_players=n)  # parallel builds
+        small = game.init_batch(SMALL_BATCH, seed=100 + n, num_players=n)  # serial builds
+        for states, sample in ((big, LegalSampler(per_count, n)), (small, LegalSampler(SMALL_BATCH, 100 + n))):
+            for t in range(int(states["max_decisions"].max()) + 1):
+                if states["done"].all():
+                    break
+                game.step(states, sample(game.legal_mask(states)), check=False)
+                game.observe(states, t % n)
+                assert not game.invariant_violations(states)
+                if t % 25 == 0:  # planning and saving paths, mid-game
+                    _mid_game_paths(game, states, t % n, t)
+            game.legal_mask(states)
+            game.observe(states)
+            game.returns(states)
+            assert states["done"].all()
+
+
+def _mid_game_paths(game, states, seat: int, seed: int) -> None:
+    live = states[~game.finished(states)][:SMALL_BATCH]
+    if not len(live):
+        return
+    game.scores(live)
+    game.returns(live)
+    redrawn = game.resample_hidden(live, seat, seed)
+    assert not game.invariant_violations(redrawn)
+    game.legal_mask(redrawn)
+    game.observe(redrawn, seat)
+    game.reseed(live, seed)
+    game.legal_mask(live)
+    game.from_json(game.to_json(live[0]))
+
+
+def mutations(name: str, n: int) -> dict:
+    """Counts of mutated saved states accepted, refused, unsafe and inconsistent (``tests._mutations``)."""
+    from tests._mutations import fuzz
+
+    accepted, refused, unsafe, inconsistent = fuzz(get_game(name), 2, n, seed=0)
+    return {"accepted": accepted, "refused": refused, "unsafe": unsafe, "inconsistent": inconsistent}
+
+
+if __name__ == "__main__":
+    what, game_name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if what == "random":
+        random_games(game_name, count)
+        print("ok")
+    else:
+        print(json.dumps(mutations(game_name, count)))

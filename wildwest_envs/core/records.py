@@ -1,0 +1,191 @@
+"""Game records: one JSON file for a whole game, replayed exactly (``Game.replay``).
+
+A record holds what a game is made of: the game and its version (the registered
+name, e.g. ``"colt_express_v0"``), every option (defaults filled in), the 64-bit
+generator state ``init`` dealt it from, and every action with the seat that chose
+it and its name; for people, the names of the agents in the seats and the result.
+Chance is not stored: it is drawn from the record's generator, so the seed and the
+actions replay the same dice, cards and draws (``Game.reseed`` / a determinizer
+change the generator, so a record is only written by play that did neither)::
+
+    {"format": "wildwest_envs.game_record/1", "game": "colt_express_v0", "library": "0.1.0",
+     "options": {"num_players": 3, ...}, "seed": 1234567890123,
+     "players": ["heuristic", "random", "random"],
+     "actions": [[0, 17, "play MOVE"], [1, 3, "play FIRE"], ...],
+     "result": {"scores": [250, 0, 500], "winners": [2], "truncated": false, "decisions": 214}}
+
+``replay(game, record)`` deals the game from its seed and options and steps every
+action (checked: each must be the seat on turn's and legal), then checks the
+result against the record's; a record of another game or version, a format this
+library does not read, an unknown option, an illegal or out-of-turn action or a
+result that differs is a ``ValueError`` naming the problem. The AEC env resumes a
+record with ``env.unwrapped.load_record`` (``core.aec``); ``training.evaluate
+--save-games DIR`` and ``training.play --save-game FILE`` write records.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+FORMAT = "wildwest_envs.game_record/1"
+MAX_RECORD_BYTES = 64 * 2**20  # larger files are refused unread
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One whole game (module docstring).
+
+    Attributes:
+        game: the registered name with its version.
+        options: every option of the game (``Game.parse_options``), as JSON values.
+        seed: the generator state ``init`` dealt the game from (``core.rng``).
+        actions: ``(seat, action id)`` of every decision, in order.
+        names: the name of each action (``Game.action_to_string``), for people; not needed to replay.
+        players: the agent in each seat, for people (may be empty).
+        result: ``scores``, ``winners``, ``truncated`` and ``decisions`` of the finished game (may be empty).
+        library: the ``wildwest_envs`` version that wrote it.
+    """
+
+    game: str
+    options: dict
+    seed: int
+    actions: tuple[tuple[int, int], ...]
+    names: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    result: dict = field(default_factory=dict)
+    library: str = ""
+
+    def to_json(self) -> str:
+        """The record as JSON text (one line per action)."""
+        actions = ",\n  ".join(json.dumps([s, a, n]) for (s, a), n in
+                               zip(self.actions, self.names or [""] * len(self.actions)))
+        head = {"format": FORMAT, "game": self.game, "library": self.library, "options": self.options,
+                "seed": self.seed, "players": list(self.players), "result": self.result}
+        return json.dumps(head, indent=1)[:-2] + f',\n "actions": [\n  {actions}\n ]\n}}\n'
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` (folders created); returns the path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.to_json())
+        return path
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """Parse a record; ``ValueError`` naming what is malformed (nothing is replayed here)."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as error:
+            raise ValueError(f"a game record must be JSON text ({error})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(f"not a game record of format {FORMAT!r} (found {found!r})")
+        for key, kind in (("game", str), ("options", dict), ("seed", int), ("actions", list)):
+            if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+                raise ValueError(f"game record: {key!r} must be a JSON {kind.__name__}")
+        if not 0 <= data["seed"] < 2**64:
+            raise ValueError(f"game record: seed {data['seed']} is not a 64-bit generator state")
+        actions, names = [], []
+        for i, entry in enumerate(data["actions"]):
+            if (not isinstance(entry, list) or len(entry) not in (2, 3)
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry[:2])):
+                raise ValueError(f"game record: action {i} must be [seat, action id, name], got {entry!r}")
+            actions.append((entry[0], entry[1]))
+            names.append(str(entry[2]) if len(entry) == 3 else "")
+        players, result = data.get("players", []), data.get("result", {})
+        if not isinstance(players, list) or not isinstance(result, dict):
+            raise ValueError("game record: 'players' must be a list and 'result' an object")
+        return cls(data["game"], data["options"], data["seed"], tuple(actions), tuple(names),
+                   tuple(str(p) for p in players), result, str(data.get("library", "")))
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file (``from_json``)."""
+        path = Path(path)
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise ValueError(f"{path}: a game record larger than {MAX_RECORD_BYTES} bytes is refused")
+        return cls.from_json(path.read_text())
+
+
+def json_options(options: dict) -> dict:
+    """Parsed options as JSON values (tuples as lists, numpy scalars as Python ones)."""
+    def plain(value):
+        if isinstance(value, (tuple, list)):
+            return [plain(v) for v in value]
+        if isinstance(value, np.generic):
+            return value.item()
+        return value
+    return {name: plain(value) for name, value in options.items()}
+
+
+def result_of(game, state) -> dict:
+    """``scores``, ``winners``, ``truncated`` and ``decisions`` of one finished record."""
+    one = np.asarray(state).reshape(1)
+    n = int(one["num_players"][0])
+    return {"scores": game.scores(one)[0, :n].tolist(),
+            "winners": np.flatnonzero(game.winners(one)[0, :n]).tolist(),
+            "truncated": bool(game.truncated(one)[0]), "decisions": int(one["n_decisions"][0])}
+
+
+def make_record(game, seed: int, options: dict, actions, players=(), final_state=None) -> GameRecord:
+    """The record of a game dealt from ``seed`` with ``options`` and played by ``actions`` ``(seat, id)``.
+
+    The action names are read by replaying (so ``actions`` must be the game's); ``final_state``, when given,
+    adds the result.
+    """
+    from wildwest_envs import __version__
+
+    options = json_options(game.parse_options(**options))
+    names = []
+    states = game.init(np.array([seed], dtype=np.uint64), **options)
+    for _, action in actions:
+        names.append(game.action_to_string(states[0], int(action)))
+        game.step(states, [int(action)])
+    result = result_of(game, final_state) if final_state is not None else {}
+    return GameRecord(game.name, options, int(seed), tuple((int(s), int(a)) for s, a in actions), tuple(names),
+                      tuple(players), result, __version__)
+
+
+def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> np.ndarray:
+    """Deal and play a record (module docstring); the final ``(1,)`` record, or every state with ``every_state``.
+
+    ``record`` is a ``GameRecord``, its JSON text or the path of a record file.
+
+    Raises:
+        ValueError: another game or version, an unknown option, an action out of turn, illegal or after the
+            end, or a result that differs from the record's.
+    """
+    if isinstance(record, Path) or (isinstance(record, str) and not record.lstrip().startswith("{")):
+        record = GameRecord.load(record)
+    elif isinstance(record, str):
+        record = GameRecord.from_json(record)
+    if record.game != game.name:
+        raise ValueError(f"a record of {record.game!r} cannot be replayed by {game.name!r} (another game or "
+                         f"version)")
+    states = game.init(np.array([record.seed], dtype=np.uint64), **record.options)
+    history = [states.copy()] if every_state else None
+    for i, (seat, action) in enumerate(record.actions):
+        if game.finished(states)[0]:
+            raise ValueError(f"record action {i}: the game is already over")
+        if seat != int(states["current"][0]):
+            raise ValueError(f"record action {i}: seat {seat} acts, but seat {int(states['current'][0])} is on turn")
+        try:
+            game.step(states, [action])
+        except ValueError as error:
+            raise ValueError(f"record action {i}: {error}") from None
+        if every_state:
+            history.append(states.copy())
+    if record.result:
+        replayed = result_of(game, states[0])
+        differs = {k: (record.result[k], replayed[k]) for k in replayed if k in record.result
+                   and record.result[k] != replayed[k]}
+        if differs:
+            raise ValueError(f"the record's result differs from its replay (recorded, replayed): {differs}")
+    return np.concatenate(history) if every_state else states
+
+
+__all__ = ["FORMAT", "GameRecord", "json_options", "make_record", "replay", "result_of"]
