@@ -52,7 +52,7 @@ def test_env_runners_on_the_second_node_step_games_and_feed_the_learner(two_node
         try:
             result = algo.train()
             runners = algo.env_runner_group.foreach_env_runner(
-                lambda r: (ray.get_runtime_context().get_node_id(), r.env.games.next_game, r.sample_seconds,
+                lambda r: (ray.get_runtime_context().get_node_id(), r.env.games.dealer.next_game, r.sample_seconds,
                            r.sampled_steps),
                 local_env_runner=False)
             assert [node for node, *_ in runners] == [second.node_id] * 2
