@@ -41,7 +41,7 @@ def local_ray():
     """A quiet local Ray instance of 2 CPUs for this module, shut down afterwards."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # the local learner and env runner: small forward passes
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     yield
     ray.shutdown()
     torch.set_num_threads(threads)
