@@ -65,16 +65,15 @@ def test_heuristic_is_seeded_and_reads_only_the_observation():
 
 def test_heuristic_drops_out_of_auctions_and_builds_when_it_pays():
     """The documented strategy: drop out at once; a jail in a town of size 2 beats passing."""
-    from tests.way_out_west.positions import board_turn, put_counter, setup_done
+    from tests.way_out_west._helpers import setup_done
     from wildwest_envs.way_out_west.data import A_BOX, A_PASS, JAIL, STORE
+    from wildwest_envs.way_out_west.positions import position
 
     states = setup_done(3)
     agent = WayOutWestHeuristic(0)
     obs, mask = GAME.observe(states, 0)[0], GAME.legal_mask(states)[0]
     assert agent.act(obs, mask) == A_PASS
-    states = board_turn(3, seat=0, cash=3)
-    put_counter(states, 4, STORE, 1)
-    put_counter(states, 4, JAIL, -1)
+    states = position(3, turn=0, cash=3, buildings={4: {STORE: 1, JAIL: -1}})
     obs, mask = GAME.observe(states, 0)[0], GAME.legal_mask(states)[0]
     assert agent.act(obs, mask) == A_BOX + 14  # build the jail
 

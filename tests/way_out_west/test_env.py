@@ -115,13 +115,11 @@ def test_resample_hidden_reseeds_only():
 
 def test_resample_hidden_redraws_the_future_dice():
     """A fight whose preset dice all miss: determinizations roll real dice, and they differ by seed."""
-    from tests.way_out_west.positions import board_turn, box, force_dice, play, put_counter, put_cowboys, town
+    from tests.way_out_west._helpers import force_dice
     from wildwest_envs.way_out_west.data import A_SHOOT, A_TARGET, STORE
+    from wildwest_envs.way_out_west.positions import box, play, position, town
 
-    states = board_turn(3, seat=0)
-    put_cowboys(states, 2, 0, 3)
-    put_cowboys(states, 2, 1, 3)
-    put_counter(states, 2, STORE, 1)
+    states = position(3, turn=0, cowboys={2: {0: 3, 1: 3}}, buildings={2: {STORE: 1}})
     play(states, box(16), town(2), A_TARGET + STORE)
     force_dice(states, [1] * 64)
     survivors = set()

@@ -5,17 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.way_out_west.positions import board_turn, put_cattle, put_counter, put_cowboys, setup_done
+from tests.way_out_west._helpers import setup_done
 from wildwest_envs.way_out_west.data import BANK, DEC_AUCTION_BID, STORE
 from wildwest_envs.way_out_west.invariants import INVARIANT_MESSAGES, first_violation
+from wildwest_envs.way_out_west.positions import position
 
 
 def _board():
-    states = board_turn(3, seat=0)
-    put_cowboys(states, 1, 0, 2)
-    put_cattle(states, 0, 1, 2)
-    put_counter(states, 2, STORE, 2)
-    return states
+    return position(3, turn=0, cowboys={1: {0: 2}}, cattle={0: {1: 2}}, buildings={2: {STORE: 2}})
 
 
 def _auction():
@@ -69,12 +66,9 @@ def test_each_kind_of_corruption_is_flagged(fragment):
 
 def test_gunfight_sides_must_match_the_board():
     """§9.3: a running fight whose attacker count disagrees with the board is flagged."""
-    from tests.way_out_west.positions import box, play, town
     from wildwest_envs.way_out_west.data import A_TARGET
-    states = board_turn(3, seat=0)
-    put_cowboys(states, 2, 0, 2)
-    put_cowboys(states, 2, 1, 1)
-    put_counter(states, 2, BANK, 1)
+    from wildwest_envs.way_out_west.positions import box, play, town
+    states = position(3, turn=0, cowboys={2: {0: 2, 1: 1}}, buildings={2: {BANK: 1}})
     play(states, box(16), town(2), A_TARGET + BANK)
     states[0]["a_cow"] = 1
     assert "gunfight inconsistent" in INVARIANT_MESSAGES[first_violation(states[0])]

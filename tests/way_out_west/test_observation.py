@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 
 from tests.way_out_west._random_states import random_states, rotate_seats
-from tests.way_out_west.positions import (ABILENE, DEADWOOD, board_turn, box, play, put_cattle, put_counter,
-                                          put_cowboys, set_cash, setup_done, town)
+from tests.way_out_west._helpers import setup_done
 from wildwest_envs.core.sampling import LegalSampler
 from wildwest_envs.way_out_west.data import (A_RAISE, BANK, DEC_AUCTION_BID, DEC_CHOOSE_ACTION, HOTEL,
                                              N_DECISION_TYPES)
@@ -24,6 +23,7 @@ from wildwest_envs.way_out_west.observation import (AUCTION_HIGH_BID, AUCTION_HI
                                                     BOX_TAKEN, MONEY_SCALE, OBS, OBS_SIZE, OWNER_COLUMNS,
                                                     SEAT_BID, SEAT_BIDDING, SEAT_CASH, SEAT_INCOME, SEAT_PRESENT,
                                                     SEAT_TURN_POSITION, SEAT_VP, TOWN_COWBOYS, TOWN_OWNER, observe)
+from wildwest_envs.way_out_west.positions import ABILENE, DEADWOOD, box, play, position, town
 
 EXPECTED_FIELDS = {"round": (12,), "rounds_left": (1,), "num_players": (3,), "decision": (23,),
                    "acting_seat": (5,), "lap": (2,), "frontier": (5,), "wanted_supply": (1,), "towns": (5, 52),
@@ -121,10 +121,7 @@ def test_s12_bids_are_public_as_the_auction_runs():
 
 def test_s12_fields_hold_the_board_from_the_observer_point_of_view():
     """§12 items 1-4: acting seat, decision, cowboys, owners, cash, boxes, turn positions, all relative."""
-    states = board_turn(4, seat=2)
-    put_cowboys(states, ABILENE, 3, 4)
-    put_counter(states, DEADWOOD, BANK, 1)
-    set_cash(states, 3, 35)
+    states = position(4, turn=2, cowboys={ABILENE: {3: 4}}, buildings={DEADWOOD: {BANK: 1}}, cash={3: 35})
     play(states, box(13), town(ABILENE))  # seat 2 builds a hotel in Abilene
     obs = observe_all(states, 1)[0]  # seen by seat 1: relative seat of seat s is (s - 1) mod 4
     towns = OBS.get(obs, "towns")
@@ -147,8 +144,7 @@ def test_s12_fields_hold_the_board_from_the_observer_point_of_view():
 
 def test_s12_seat_vp_and_income_columns():
     """Derived public facts: VP if the game ended now and the income of the current board."""
-    states = board_turn(3, seat=0)
-    put_cattle(states, ABILENE, 1, 2)
+    states = position(3, turn=0, cattle={ABILENE: {1: 2}})
     obs = observe_all(states, 0)[0]
     seats = OBS.get(obs, "seats")
     assert seats[1, SEAT_INCOME] == pytest.approx(4 / MONEY_SCALE)

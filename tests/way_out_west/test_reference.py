@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from tests.way_out_west._random_states import random_states
-from tests.way_out_west.positions import (board_turn, box, force_dice, play, put_cattle, put_counter, put_cowboys,
-                                          put_farmers, town)
+from tests.way_out_west._helpers import force_dice
 from wildwest_envs.way_out_west.data import (A_NO, A_PLAYER, A_SHOOT, A_TARGET, A_YES, BANK, DEC_SHERIFF_JOIN,
                                              DEC_VOLLEY_ATTACKER, DEC_VOLLEY_DEFENDER, JAIL, STAGECOACH, T_CATTLE,
                                              T_FARMER, TRAIN)
+from wildwest_envs.way_out_west.positions import box, place, play, position, town
 from wildwest_envs.way_out_west.scoring import income_of, vp_by_category
 
 
@@ -157,22 +157,22 @@ TARGET_KINDS = [STAGECOACH, TRAIN, BANK, 3, 4, JAIL, T_CATTLE, T_FARMER]
 def random_fight(rng: np.random.Generator):
     """A fight in Abilene: seat 0 attacks seat 1's target; maybe a jail of seat 0, 1 or 2 (with its choice)."""
     t = 2
-    states = board_turn(3, seat=0, cash=[20, int(rng.integers(0, 20)), 20])
+    states = position(3, turn=0, cash=[20, int(rng.integers(0, 20)), 20])
     kind = TARGET_KINDS[int(rng.integers(len(TARGET_KINDS)))]
     a_cow = int(rng.integers(1, 7))
     d_cow = 0 if kind == T_FARMER else int(rng.integers(0, 4))
-    put_cowboys(states, t, 0, a_cow)
+    place(states, cowboys={t: {0: a_cow}})
     if d_cow:
-        put_cowboys(states, t, 1, d_cow)
+        place(states, cowboys={t: {1: d_cow}})
     if kind < 6:
-        put_counter(states, t, kind, 1)
+        place(states, buildings={t: {kind: 1}})
     elif kind == T_CATTLE:
-        put_cattle(states, t, 1, int(rng.integers(1, 4)))
+        place(states, cattle={t: {1: int(rng.integers(1, 4))}})
     else:
-        put_farmers(states, t, [1])
+        place(states, farmers={t: [1]})
     jail = None if kind == JAIL else [None, 0, 1, 2][int(rng.integers(4))]
     if jail is not None:
-        put_counter(states, t, JAIL, jail)
+        place(states, buildings={t: {JAIL: jail}})
     if kind == JAIL:
         jail = 1
     joins = bool(rng.integers(2))

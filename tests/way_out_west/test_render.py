@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from tests.way_out_west._random_states import random_states
-from tests.way_out_west.positions import (ABILENE, DEADWOOD, DODGE_CITY, KANSAS_CITY, SAN_ANTONIA, board_turn, box,
-                                          play, put_cattle, put_counter, put_cowboys, put_farmers,
-                                          set_wanted, setup_done, town)
+from tests.way_out_west._helpers import setup_done
 from wildwest_envs.way_out_west.data import (A_COUNT, A_PLAYER, A_RAISE, A_TARGET, BANK, HOTEL, JAIL,
                                              N_ACTIONS, STAGECOACH, STORE, T_CATTLE, TRAIN)
 from wildwest_envs.way_out_west.game import GAME
 from wildwest_envs.way_out_west.names import action_to_string
+from wildwest_envs.way_out_west.positions import (ABILENE, DEADWOOD, DODGE_CITY, KANSAS_CITY, SAN_ANTONIA, box, place,
+                                                  play, position, town)
 from wildwest_envs.way_out_west.render import render_ansi
 
 
@@ -26,17 +26,14 @@ def test_s13_1_action_names_in_context():
     assert names(states)[:3] == ["drop out", "raise by 1 to $1", "raise by 2 to $2"]
     play(states, A_RAISE + 4)  # seat 0 raises by 5
     assert names(states)[1] == "raise by 1 to $6"
-    states = board_turn(3, seat=1, cash=30)
+    states = position(3, turn=1, cash=30)
     assert "pass (keep the marker)" in names(states) and "box 11: build Bank ($10)" in names(states)
     assert action_to_string(states[0], box(0)) == "box 0: buy cattle (A)" and "box 15: place farmer" in names(states)
     play(states, box(3))
     assert names(states)[0] == "hire a cowboy in San Antonia"
     play(states, town(DEADWOOD))
     assert names(states)[0] == "stop (hire one cowboy)"
-    states = board_turn(3, seat=1)
-    put_cowboys(states, ABILENE, 1, 2)
-    put_cattle(states, ABILENE, 0, 1)
-    put_cattle(states, ABILENE, 2, 1)
+    states = position(3, turn=1, cowboys={ABILENE: {1: 2}}, cattle={ABILENE: {0: 1, 2: 1}})
     play(states, box(16), town(ABILENE), A_TARGET + T_CATTLE)
     assert names(states) == ["defender player_2", "defender player_0"]  # relative seats 1 and 2 of seat 1
     assert action_to_string(states[0], A_PLAYER + 1) == "defender player_2"
@@ -56,26 +53,20 @@ def test_s13_1_every_id_has_a_name_at_every_decision_and_legal_names_are_distinc
 
 def test_count_and_build_names():
     """Counts say what they count; build towns say what is built."""
-    states = board_turn(3, seat=0)
-    put_cowboys(states, SAN_ANTONIA, 0, 3)
+    states = position(3, turn=0, cowboys={SAN_ANTONIA: {0: 3}})
     play(states, box(6), town(SAN_ANTONIA), town(DODGE_CITY))
     assert names(states) == ["move 1 cowboy", "move 2 cowboys", "move 3 cowboys"]
-    states = board_turn(3, seat=0)
+    states = position(3, turn=0)
     play(states, box(14))
     assert names(states)[0] == "build Jail in San Antonia"
     assert action_to_string(states[0], A_COUNT) == "count 1"
 
 
 def _busy_board():
-    states = board_turn(4, seat=0, cash=[11, 22, 33, 44])
-    put_cowboys(states, KANSAS_CITY, 1, 3)
-    put_cowboys(states, DEADWOOD, 3, 2)
-    put_cattle(states, SAN_ANTONIA, 2, 3)
-    put_counter(states, DODGE_CITY, BANK, 3)
-    put_counter(states, DODGE_CITY, JAIL, 1)
-    put_counter(states, ABILENE, STAGECOACH, 0)
-    put_farmers(states, KANSAS_CITY, [2])
-    set_wanted(states, 1, 2)
+    states = position(4, turn=0, cash=[11, 22, 33, 44], cowboys={KANSAS_CITY: {1: 3}, DEADWOOD: {3: 2}},
+                      cattle={SAN_ANTONIA: {2: 3}},
+                      buildings={DODGE_CITY: {BANK: 3, JAIL: 1}, ABILENE: {STAGECOACH: 0}}, farmers={KANSAS_CITY: [2]},
+                      wanted={1: 2})
     return states
 
 
@@ -96,10 +87,7 @@ def test_ansi_shows_the_auction_and_the_gunfight_in_progress():
     states = setup_done(3)
     play(states, A_RAISE + 1)
     assert "Auction: high bid $2 by player_0" in render_ansi(states[0])
-    states = board_turn(3, seat=0)
-    put_cowboys(states, ABILENE, 0, 2)
-    put_cowboys(states, ABILENE, 1, 2)
-    put_counter(states, ABILENE, HOTEL, 1)
+    states = position(3, turn=0, cowboys={ABILENE: {0: 2, 1: 2}}, buildings={ABILENE: {HOTEL: 1}})
     play(states, box(16), town(ABILENE), A_TARGET + HOTEL)
     text = render_ansi(states[0])
     assert "Gunfight in Abilene: player_0 attacks Hotel of player_1; volley 1" in text
@@ -122,8 +110,7 @@ def test_rgb_picture_shape_and_content():
     image = GAME.render_rgb(states[0])
     assert image.shape == (700, 1200, 3) and image.dtype == np.uint8
     other = states.copy()
-    put_counter(other, DEADWOOD, TRAIN, 2)
-    put_counter(other, DEADWOOD, STORE, 2)
+    place(other, buildings={DEADWOOD: {TRAIN: 2, STORE: 2}})
     assert not np.array_equal(image, GAME.render_rgb(other[0]))
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 5
 

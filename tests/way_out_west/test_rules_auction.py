@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from tests.way_out_west.positions import legal_actions, play, set_cash, setup_done
+from tests.way_out_west._helpers import setup_done
 from wildwest_envs.way_out_west.data import (A_PASS, A_RAISE, DEC_AUCTION_BID, DEC_CHOOSE_ACTION, PHASE_ACTIONS,
                                              RAISE_STEPS)
+from wildwest_envs.way_out_west.positions import legal_actions, place, play
 
 RAISE = {int(k): A_RAISE + i for i, k in enumerate(RAISE_STEPS)}  # raise step k -> action id
 
@@ -20,12 +21,12 @@ def test_s6_1_bidding_starts_with_position_1_of_the_previous_order():
 def test_s6_1_raise_legal_only_if_the_new_total_fits_the_cash():
     """§6.1, §16 #51: RAISE_k is legal iff high + k <= cash; PASS (drop out) is always legal."""
     states = setup_done(3)
-    set_cash(states, 0, 5)
+    place(states, cash={0: 5})
     assert legal_actions(states) == [A_PASS] + [RAISE[k] for k in (1, 2, 3, 4, 5)]
     play(states, RAISE[3])  # seat 0: high bid 3
-    set_cash(states, 1, 6)
+    place(states, cash={1: 6})
     assert legal_actions(states) == [A_PASS] + [RAISE[k] for k in (1, 2, 3)]  # 3 + k <= 6
-    set_cash(states, 1, 3)
+    place(states, cash={1: 3})
     assert legal_actions(states) == [A_PASS]
 
 
@@ -99,8 +100,7 @@ def test_s6_1_a_player_never_faces_his_own_high_bid():
 def test_s6_2_guard_closes_the_auction_after_60_decisions_by_bid_then_bidding_order():
     """§6.2: at 60 decisions the players still bidding take the best positions by bid, ties by bidding order."""
     states = setup_done(3)
-    for p in range(3):
-        set_cash(states, p, 1000)
+    place(states, cash=1000)  # every seat
     play(states, A_PASS)  # seat 0 drops first: position 3
     for _ in range(58):  # seats 1 and 2 raise by 1 alternately: decisions 2..59
         play(states, RAISE[1])

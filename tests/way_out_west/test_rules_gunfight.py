@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.way_out_west.positions import (ABILENE, DEADWOOD, DODGE_CITY, KANSAS_CITY, SAN_ANTONIA, board_turn,
-                                          box, dice_left, force_dice, legal_actions, play, put_cattle, put_counter,
-                                          put_cowboys, put_farmers, set_cash, set_wanted, town)
+from tests.way_out_west._helpers import dice_left, force_dice
 from wildwest_envs.way_out_west.data import (A_NO, A_PLAYER, A_RETREAT, A_SHOOT, A_TARGET, A_YES, BANK,
                                              DEC_CHOOSE_ACTION, DEC_GUNFIGHT_DEFENDER, DEC_RETREAT_DESTINATION,
                                              DEC_SHERIFF_JOIN, DEC_VOLLEY_ATTACKER, DEC_VOLLEY_DEFENDER,
                                              DEC_WANTED_STEAL, HOTEL, JAIL, SIDE_ATTACKER, SIDE_DEFENDER,
                                              STAGECOACH, STORE, T_CATTLE, T_FARMER, TRAIN)
+from wildwest_envs.way_out_west.positions import (ABILENE, DEADWOOD, DODGE_CITY, KANSAS_CITY, SAN_ANTONIA, box,
+                                                  legal_actions, place, play, position, town)
 
 FIGHT = box(16)
 T = ABILENE  # the fight town of most tests
@@ -36,12 +36,11 @@ def targets_legal(states) -> set[int]:
 
 def fight_position(attackers: int = 1, defenders: int = 0, target_kind: int = STORE, owner: int = 1):
     """Seat 0 with ``attackers`` cowboys in Abilene; seat ``owner`` owns a counter there with ``defenders`` cowboys."""
-    states = board_turn(3, seat=0)
-    put_cowboys(states, T, 0, attackers)
+    states = position(3, turn=0, cowboys={T: {0: attackers}})
     if defenders:
-        put_cowboys(states, T, owner, defenders)
+        place(states, cowboys={T: {owner: defenders}})
     if 0 <= target_kind < 6:
-        put_counter(states, T, target_kind, owner)
+        place(states, buildings={T: {target_kind: owner}})
     return states
 
 
@@ -53,8 +52,8 @@ def declare(states, target_kind: int, *more: int) -> None:
 def test_s9_1_fight_towns_need_an_own_cowboy_and_a_legal_target():
     """§9.1: GUNFIGHT_TOWN is legal iff cowboys[t][a] >= 1 and t holds a legal target."""
     states = fight_position()
-    put_cowboys(states, DEADWOOD, 0, 2)  # no target in Deadwood
-    put_counter(states, KANSAS_CITY, HOTEL, 2)  # a target without an own cowboy
+    place(states, cowboys={DEADWOOD: {0: 2}})  # no target in Deadwood
+    place(states, buildings={KANSAS_CITY: {HOTEL: 2}})  # a target without an own cowboy
     play(states, FIGHT)
     assert legal_actions(states) == [town(T)]
 
@@ -62,15 +61,14 @@ def test_s9_1_fight_towns_need_an_own_cowboy_and_a_legal_target():
 def test_s9_2_capture_targets_need_the_attacker_supply_and_never_own_counters():
     """§9.2, §16 #29: stagecoach/train/store/hotel need a's counter of that type in supply; never own ones."""
     states = fight_position(target_kind=STORE)
-    put_counter(states, T, TRAIN, 2)
-    put_counter(states, T, HOTEL, 0)  # own hotel: never a target
+    place(states, buildings={T: {TRAIN: 2}})
+    place(states, buildings={T: {HOTEL: 0}})  # own hotel: never a target
     play(states, FIGHT, town(T))
     assert targets_legal(states) == {STORE, TRAIN}
     states = fight_position(target_kind=STORE)
     for t in (SAN_ANTONIA, KANSAS_CITY, DODGE_CITY):
-        put_counter(states, t, STORE, 0)  # seat 0 has no store left in supply
-    put_counter(states, T, BANK, 1)
-    put_counter(states, T, JAIL, 2)
+        place(states, buildings={t: {STORE: 0}})  # seat 0 has no store left in supply
+    place(states, buildings={T: {BANK: 1, JAIL: 2}})
     play(states, FIGHT, town(T))
     assert targets_legal(states) == {BANK, JAIL}  # banks and jails need no supply
 
@@ -78,18 +76,16 @@ def test_s9_2_capture_targets_need_the_attacker_supply_and_never_own_counters():
 def test_s9_2_cattle_and_farmer_targets():
     """§9.2: cattle of another player (with a's cattle supply); a farmer in town."""
     states = fight_position(target_kind=-1)
-    put_cattle(states, T, 0, 2)  # own cattle: not a target
+    place(states, cattle={T: {0: 2}})  # own cattle: not a target
     assert FIGHT not in legal_actions(states)
     states = fight_position(target_kind=-1)
-    put_cattle(states, T, 2, 1)
-    put_farmers(states, T, [1])
+    place(states, cattle={T: {2: 1}}, farmers={T: [1]})
     play(states, FIGHT, town(T))
     assert targets_legal(states) == {T_CATTLE, T_FARMER}
     states = fight_position(target_kind=-1)
-    put_cattle(states, T, 2, 1)
-    put_cattle(states, DEADWOOD, 0, 7)
-    put_cattle(states, DODGE_CITY, 0, 2)  # seat 0 has no cattle in supply
-    put_counter(states, T, HOTEL, 1)
+    place(states, cattle={T: {2: 1}, DEADWOOD: {0: 7}})
+    place(states, cattle={DODGE_CITY: {0: 2}})  # seat 0 has no cattle in supply
+    place(states, buildings={T: {HOTEL: 1}})
     play(states, FIGHT, town(T))
     assert targets_legal(states) == {HOTEL}
 
@@ -97,8 +93,7 @@ def test_s9_2_cattle_and_farmer_targets():
 def test_s9_1_cattle_target_asks_for_the_defending_player_by_relative_seat():
     """§9.1, §13.2: GUNFIGHT_DEFENDER: PLAYER_r for each other seat with cattle in t (relative to the attacker)."""
     states = fight_position(target_kind=-1)
-    put_cattle(states, T, 1, 1)
-    put_cattle(states, T, 2, 2)
+    place(states, cattle={T: {1: 1, 2: 2}})
     declare(states, T_CATTLE)
     assert states[0]["decision"] == DEC_GUNFIGHT_DEFENDER
     assert legal_actions(states) == [player(1), player(2)]
@@ -112,7 +107,7 @@ def test_s9_1_cattle_target_asks_for_the_defending_player_by_relative_seat():
 def test_s9_3_all_attacker_cowboys_and_all_defender_cowboys_fight_third_parties_never():
     """§9.3: all of a's cowboys in t, all of the defender's; other players' cowboys are not involved."""
     states = fight_position(attackers=3, defenders=2)
-    put_cowboys(states, T, 2, 4)
+    place(states, cowboys={T: {2: 4}})
     declare(states, STORE)
     s = states[0]
     assert (s["a_cow"], s["a_sher"], s["d_cow"], s["d_virt"], s["d_sher"], s["d_farm"]) == (3, 0, 2, 0, 0, 0)
@@ -147,7 +142,7 @@ def test_s9_3_default_defender_only_for_unprotected_counters(kind):
 def test_s9_3_cattle_of_a_player_without_cowboys_get_the_default_defender():
     """§9.3: cattle are a player's counters other than bank/train: default defender when unprotected."""
     states = fight_position(target_kind=-1)
-    put_cattle(states, T, 1, 1)
+    place(states, cattle={T: {1: 1}})
     force_dice(states, [1, 1])
     declare(states, T_CATTLE, player(1))
     assert states[0]["d_virt"] == 1
@@ -156,7 +151,7 @@ def test_s9_3_cattle_of_a_player_without_cowboys_get_the_default_defender():
 def test_s9_3_farmer_defends_as_one_and_exactly_one_fights():
     """§9.3, §16 #45: a farmer target: one farmer fights even if several stand in the town; no default defender."""
     states = fight_position(target_kind=-1)
-    put_farmers(states, T, [1, 2])
+    place(states, farmers={T: [1, 2]})
     force_dice(states, [1, 1])
     declare(states, T_FARMER)
     s = states[0]
@@ -166,7 +161,7 @@ def test_s9_3_farmer_defends_as_one_and_exactly_one_fights():
 def test_s9_3_jail_owner_attacking_may_add_his_sheriff_to_the_attack():
     """§9.3: the jail owner J = a decides once; YES puts the sheriff on the attacker side."""
     states = fight_position(target_kind=STORE)
-    put_counter(states, T, JAIL, 0)
+    place(states, buildings={T: {JAIL: 0}})
     declare(states, STORE)
     assert states[0]["decision"] == DEC_SHERIFF_JOIN and states[0]["current"] == 0
     assert legal_actions(states) == [A_YES, A_NO]
@@ -179,7 +174,7 @@ def test_s9_3_jail_owner_attacking_may_add_his_sheriff_to_the_attack():
 def test_s9_3_another_jail_owner_may_only_join_the_defence_and_replaces_the_default_defender():
     """§9.3: a third player's sheriff joins the defending side; the default defender is then not used."""
     states = fight_position(target_kind=STORE)
-    put_counter(states, T, JAIL, 2)
+    place(states, buildings={T: {JAIL: 2}})
     declare(states, STORE)
     assert states[0]["current"] == 2 and states[0]["decision"] == DEC_SHERIFF_JOIN
     force_dice(states, [1, 1])
@@ -191,7 +186,7 @@ def test_s9_3_another_jail_owner_may_only_join_the_defence_and_replaces_the_defa
 def test_s9_3_sheriff_declining_leaves_the_default_defender():
     """§9.3: NO keeps the sheriff out; the unprotected counter gets its default defender."""
     states = fight_position(target_kind=STORE)
-    put_counter(states, T, JAIL, 2)
+    place(states, buildings={T: {JAIL: 2}})
     declare(states, STORE)
     force_dice(states, [1, 1])
     play(states, A_NO)
@@ -208,8 +203,7 @@ def test_s9_3_sheriff_may_defend_its_own_jail_and_a_farmer():
     play(states, A_YES)
     assert states[0]["d_sher"] == 1 and states[0]["d_virt"] == 0
     states = fight_position(attackers=2, target_kind=-1)
-    put_counter(states, T, JAIL, 1)
-    put_farmers(states, T, [2])
+    place(states, buildings={T: {JAIL: 1}}, farmers={T: [2]})
     force_dice(states, [1, 1, 1, 1])
     declare(states, T_FARMER)
     play(states, A_YES)
@@ -280,7 +274,7 @@ def test_s9_4_decision_timing_defender_from_volley_1_attacker_from_volley_2():
 def test_s9_4_casualty_order_on_the_defender_side():
     """§9.4: virtual defender first, then the sheriff, then the defender's cowboys."""
     states = fight_position(attackers=2, defenders=1, target_kind=BANK)
-    put_counter(states, T, JAIL, 2)
+    place(states, buildings={T: {JAIL: 2}})
     declare(states, BANK)
     play(states, A_YES)  # seat 2's sheriff defends: D = 1 virtual + 1 sheriff + 1 cowboy = 3 > A = 2
     force_dice(states, [6, 6, 1])
@@ -292,7 +286,7 @@ def test_s9_4_casualty_order_on_the_defender_side():
 def test_s9_4_casualty_order_on_the_attacker_side_sheriff_first():
     """§9.4: the attacker side loses the sheriff first, then the attacker's cowboys."""
     states = fight_position(attackers=1, defenders=2)
-    put_counter(states, T, JAIL, 0)
+    place(states, buildings={T: {JAIL: 0}})
     declare(states, STORE)
     play(states, A_YES)  # A = 1 cowboy + sheriff = 2 = D: simultaneous
     force_dice(states, [1, 1, 6, 1])
@@ -308,7 +302,7 @@ def test_s9_4_a_sheriff_alone_cannot_win_an_attack():
     position is edited: seat 0's last cowboy has just left, his sheriff remains.
     """
     states = fight_position(attackers=1, defenders=2)
-    put_counter(states, T, JAIL, 0)
+    place(states, buildings={T: {JAIL: 0}})
     declare(states, STORE)
     play(states, A_YES)
     s = states[0]
@@ -369,7 +363,7 @@ def test_s9_5_four_or_more_retreating_cowboys_one_per_other_town_rest_eliminated
 def test_s9_5_retreat_concedes_even_with_virtual_defenders_left():
     """§9.5, §16 #22: the retreating side loses although its sheriff / virtual defender still stands."""
     states = fight_position(attackers=3, defenders=1, target_kind=BANK)
-    set_cash(states, 1, 30)
+    place(states, cash={1: 30})
     declare(states, BANK)
     force_dice(states, [2, 2, 2])
     play(states, A_RETREAT, town(SAN_ANTONIA))  # the intrinsic defender never fired
@@ -381,8 +375,7 @@ def test_s9_5_retreat_concedes_even_with_virtual_defenders_left():
 def test_s9_5_retreats_pay_no_stagecoach_fares():
     """§9.5, §8.8: retreating cowboys trigger no stagecoach payment."""
     states = fight_position(attackers=1, defenders=1)
-    put_counter(states, T, STAGECOACH, 2)
-    put_counter(states, DEADWOOD, STAGECOACH, 2)
+    place(states, buildings={T: {STAGECOACH: 2}, DEADWOOD: {STAGECOACH: 2}})
     declare(states, STORE)
     play(states, A_RETREAT, town(DEADWOOD))
     assert states[0]["cash"][2] == 20 and states[0]["bank_out"] == 0
@@ -392,8 +385,7 @@ def test_s9_5_retreats_pay_no_stagecoach_fares():
 def test_s9_2_capture_returns_the_counter_and_ignores_the_two_per_town_limit():
     """§9.2, §16 #30: the owner's counter returns to his supply, a's takes its place; a may own 3 in t."""
     states = fight_position(target_kind=STAGECOACH)
-    put_counter(states, T, STORE, 0)
-    put_counter(states, T, HOTEL, 0)
+    place(states, buildings={T: {STORE: 0, HOTEL: 0}})
     force_dice(states, [6, 1])
     declare(states, STAGECOACH)
     s = states[0]
@@ -405,10 +397,9 @@ def test_s9_2_capture_returns_the_counter_and_ignores_the_two_per_town_limit():
 def test_s9_2_rustling_takes_min_of_two_their_cattle_and_own_supply(their, supply, rustled):
     """§9.2, §16 #31: r = min(2, cattle[t][q], a's supply) counters change owner, automatically."""
     states = fight_position(target_kind=-1)
-    put_cattle(states, T, 1, their)
+    place(states, cattle={T: {1: their}})
     if supply < 9:
-        put_cattle(states, DEADWOOD, 0, 7)
-        put_cattle(states, DODGE_CITY, 0, 9 - 7 - supply)
+        place(states, cattle={DEADWOOD: {0: 7}, DODGE_CITY: {0: 9 - 7 - supply}})
     force_dice(states, [6, 1])
     declare(states, T_CATTLE, player(1))
     s = states[0]
@@ -420,7 +411,7 @@ def test_s9_8_bank_robbery_paid_in_full_keeps_the_bank():
     """§9.8: 3d6 = R; the owner pays R when he can; the bank stays."""
     states = fight_position(attackers=3, target_kind=BANK)
     force_dice(states, [1, 1, 1, 6, 6, 6, 6])  # D < A: 1 defender die (miss), 3 attacker dice: a hit; 3d6 = 18
-    set_cash(states, 1, 18)
+    place(states, cash={1: 18})
     declare(states, BANK)
     s = states[0]
     assert s["cash"][0] == 38 and s["cash"][1] == 0 and s["bt_owner"][T, BANK] == 1
@@ -431,7 +422,7 @@ def test_s9_8_bank_robbery_beyond_the_owner_cash_removes_the_bank_from_the_game(
     """§9.8, §16 #32: if cash < R the owner pays all his cash and the bank leaves the game."""
     states = fight_position(attackers=3, target_kind=BANK)
     force_dice(states, [1, 1, 1, 6, 3, 3, 3])
-    set_cash(states, 1, 5)
+    place(states, cash={1: 5})
     declare(states, BANK)
     s = states[0]
     assert s["cash"][0] == 25 and s["cash"][1] == 0 and s["bt_owner"][T, BANK] == -1
@@ -451,7 +442,7 @@ def test_s9_2_winning_against_a_jail_removes_it_from_the_game():
 def test_s9_2_winning_against_a_farmer_removes_exactly_that_farmer():
     """§9.2, §16 #45: the farmer that fought leaves the game; a second farmer in the town stays."""
     states = fight_position(target_kind=-1)
-    put_farmers(states, T, [1, 2])
+    place(states, farmers={T: [1, 2]})
     force_dice(states, [6, 1])
     declare(states, T_FARMER)
     s = states[0]
@@ -461,7 +452,7 @@ def test_s9_2_winning_against_a_farmer_removes_exactly_that_farmer():
 def test_s9_3_a_farmer_killed_in_a_mutual_wipe_out_is_removed_too():
     """§9.3: a killed farmer leaves the game also when nobody wins."""
     states = fight_position(target_kind=-1)
-    put_farmers(states, T, [1])
+    place(states, farmers={T: [1]})
     force_dice(states, [6, 6])
     declare(states, T_FARMER)
     s = states[0]
@@ -471,10 +462,7 @@ def test_s9_3_a_farmer_killed_in_a_mutual_wipe_out_is_removed_too():
 def test_s9_6_the_loser_keeps_everything_else_in_the_town():
     """§9.6, §3: besides the target, the loser's counters and cattle stay, even with no cowboy left."""
     states = fight_position(attackers=2, defenders=1, target_kind=STORE)
-    put_counter(states, T, HOTEL, 1)
-    put_cattle(states, SAN_ANTONIA, 1, 1)
-    put_cattle(states, KANSAS_CITY, 1, 1)
-    put_cattle(states, T, 1, 2)
+    place(states, cattle={SAN_ANTONIA: {1: 1}, KANSAS_CITY: {1: 1}, T: {1: 2}}, buildings={T: {HOTEL: 1}})
     declare(states, STORE)
     force_dice(states, [1, 6, 1])  # D < A: defender 1 die misses; attacker 2 dice: one hit
     play(states, A_SHOOT)
@@ -496,8 +484,7 @@ def test_s9_7_the_defending_player_takes_a_wanted_counter_even_if_only_virtual_d
 def test_s9_7_no_wanted_counter_when_the_farmer_side_wins_nor_for_the_sheriff():
     """§9.7: a farmer side win gives nobody a counter; the jail owner takes none for his sheriff's help."""
     states = fight_position(target_kind=-1)
-    put_farmers(states, T, [1])
-    put_counter(states, T, JAIL, 2)
+    place(states, buildings={T: {JAIL: 2}}, farmers={T: [1]})
     declare(states, T_FARMER)
     force_dice(states, [1, 1, 6, 1])  # A = 1 < D = 2: one attacker die misses; then 2 dice: a hit
     play(states, A_YES)
@@ -508,8 +495,7 @@ def test_s9_7_no_wanted_counter_when_the_farmer_side_wins_nor_for_the_sheriff():
 def test_s9_7_empty_supply_the_winner_takes_one_from_a_player_of_his_choice():
     """§9.7: with the supply empty the winner chooses another holder (WANTED_STEAL, relative seats)."""
     states = fight_position(target_kind=STORE)
-    set_wanted(states, 1, 6)
-    set_wanted(states, 2, 7)
+    place(states, wanted={1: 6, 2: 7})
     force_dice(states, [6, 1])
     declare(states, STORE)
     s = states[0]
@@ -523,7 +509,7 @@ def test_s9_7_empty_supply_the_winner_takes_one_from_a_player_of_his_choice():
 def test_s9_7_empty_supply_and_nobody_else_holds_one_nothing_happens():
     """§9.7: if no other player holds a Wanted counter, nothing happens."""
     states = fight_position(target_kind=STORE)
-    set_wanted(states, 0, 13)
+    place(states, wanted={0: 13})
     force_dice(states, [6, 1])
     declare(states, STORE)
     s = states[0]
@@ -542,7 +528,7 @@ def test_s8_7_the_whole_gunfight_is_one_action():
 def test_s8_8_casualties_pay_no_stagecoach_fare():
     """§8.8: cowboys killed in a fight leave the town without paying a stagecoach there."""
     states = fight_position(attackers=2, defenders=2)
-    put_counter(states, T, STAGECOACH, 2)
+    place(states, buildings={T: {STAGECOACH: 2}})
     declare(states, STORE)
     force_dice(states, [6, 6, 1, 1])  # equal 2 v 2: both attackers hit, both defenders miss
     play(states, A_SHOOT)
@@ -553,8 +539,7 @@ def test_s8_8_casualties_pay_no_stagecoach_fare():
 def test_s9_3_a_third_party_jail_owner_joins_only_with_his_sheriff_never_his_cowboys():
     """§9.3: the jail owner who is neither attacker nor defender adds at most his sheriff."""
     states = fight_position(attackers=2, defenders=1)
-    put_counter(states, T, JAIL, 2)
-    put_cowboys(states, T, 2, 5)
+    place(states, cowboys={T: {2: 5}}, buildings={T: {JAIL: 2}})
     declare(states, STORE)
     play(states, A_YES)
     s = states[0]

@@ -5,17 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.way_out_west.positions import legal_actions, new_game, play, setup_done, town
+from tests.way_out_west._helpers import setup_done
 from wildwest_envs.way_out_west.data import (A_TOWN, DEC_AUCTION_BID, DEC_SETUP_PLACE_COWBOY, N_TOWNS,
                                              PHASE_AUCTION, PHASE_SETUP)
 from wildwest_envs.way_out_west.game import GAME
 from wildwest_envs.way_out_west.options import parse_options
+from wildwest_envs.way_out_west.positions import legal_actions, play, position, town
 
 
 @pytest.mark.parametrize("n,money", [(3, 20), (4, 20), (5, 25)])
 def test_s4_starting_money_and_components(n, money):
     """§4 step 1: $20 with 3-4 players, $25 with 5; 9 cowboys, 9 cattle, 3 of each B&T type, the farmer."""
-    s = new_game(num_players=n)[0]
+    s = position(num_players=n, decision="setup")[0]
     assert s["cash"][:n].tolist() == [money] * n and not s["cash"][n:].any()
     assert s["cowboy_supply"][:n].tolist() == [9] * n and s["cattle_supply"][:n].tolist() == [9] * n
     assert (s["bt_supply"][:n] == 3).all() and not s["bt_supply"][n:].any()
@@ -24,7 +25,7 @@ def test_s4_starting_money_and_components(n, money):
 
 def test_s4_round_marker_on_round_1_and_only_san_antonia_open():
     """§4 steps 3, 5: round 1, frontier 0 (only San Antonia open for cattle), empty board."""
-    s = new_game()[0]
+    s = position(decision="setup")[0]
     assert s["round"] == 1 and s["frontier"] == 0
     assert not s["cowboys"].any() and not s["cattle"].any() and (s["bt_owner"] == -1).all()
 
@@ -32,7 +33,7 @@ def test_s4_round_marker_on_round_1_and_only_san_antonia_open():
 @pytest.mark.parametrize("start", [0, 1, 2])
 def test_s4_initial_turn_order_is_clockwise_from_the_start_player(start):
     """§4 step 2: start player in position 1, then the other seats clockwise."""
-    s = new_game(num_players=3, start_player=start)[0]
+    s = position(num_players=3, start_player=start, decision="setup")[0]
     assert s["turn_order"][:3].tolist() == [start, (start + 1) % 3, (start + 2) % 3]
     assert s["current"] == start and s["start_player"] == start
 
@@ -56,7 +57,7 @@ def test_s13_3_start_player_never_comes_from_the_die_queue():
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_s4_cowboy_placement_three_laps_in_turn_order_any_town(n):
     """§4 step 4: one cowboy at a time in turn order, three laps (no snake), any town, stacking allowed."""
-    states = new_game(num_players=n, start_player=1)
+    states = position(num_players=n, start_player=1, decision="setup")
     placers = []
     for k in range(3 * n):
         s = states[0]
@@ -108,8 +109,8 @@ def test_bad_options_are_rejected_clearly(options, pattern):
 
 def test_s13_2_auto_forced_applies_single_option_decisions():
     """§13.2 ``auto_forced``: a decision with one legal id is applied automatically; default off."""
-    plain = new_game(num_players=3, num_rounds=3)
-    auto = new_game(num_players=3, num_rounds=3, auto_forced=True)
+    plain = position(num_players=3, num_rounds=3, decision="setup")
+    auto = position(num_players=3, num_rounds=3, auto_forced=True, decision="setup")
     assert not plain[0]["auto_forced"] and auto[0]["auto_forced"]
     rng = np.random.default_rng(0)
     for states in (plain, auto):

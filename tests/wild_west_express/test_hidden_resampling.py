@@ -121,8 +121,8 @@ def _small_position() -> tuple[np.ndarray, list[int]]:
     """Three never-drawn cards (two personal, one public) and one card held by seat 1: the unknown pool of seat 0."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 1, 0, 31)
-    give_card(states, 1, 20, 0)  # Hideout, held by seat 1 bound to its train slot 0
+    place(states, trains={1: {0: Train(31)}})
+    place(states, cards={1: {20: 0}})  # Hideout, held by seat 1 bound to its train slot 0
     pool = [0, 12, 22, 20]  # Full Steam Ahead, Armed Guards (personal), Blizzard (public); Hideout (held)
     deck = [0, 12, 22] + [int(k) for k in s["deck"][:s["deck_size"]] if k not in (0, 12, 22)]
     s["deck"][:len(deck)] = deck

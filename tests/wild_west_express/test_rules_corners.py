@@ -34,8 +34,8 @@ def _saved_and_loaded(states: np.ndarray) -> np.ndarray:
 def test_s13_3_no_movement_card_is_playable_after_twelve_extra_moves():
     """§13.3, §17.5: a turn holds at most 12 extra moves; at 12 a movement card cannot be played, at 11 it can."""
     states = seat0_turn()
-    put_train(states, 0, 0, SEATTLE, cargo=[GOLD])
-    give_card(states, 0, FULL_STEAM, 0)
+    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
+    place(states, cards={0: {FULL_STEAM: 0}})
     states[0]["extra_moves"] = MAX_EXTRA_MOVES
     states = _saved_and_loaded(states)
     assert states[0]["decision"] == DEC_PRE_ROLL and A_PLAY_CARD + FULL_STEAM not in legal_actions(states)
@@ -49,8 +49,8 @@ def test_s13_3_a_card_drawn_at_the_twelfth_extra_move_can_only_be_kept():
     """§13.3: a movement card drawn at a landing once 12 extra moves were made offers only END (keep)."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, SEATTLE, cargo=[GOLD])
-    give_card(states, 0, FULL_STEAM, 0)
+    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
+    place(states, cards={0: {FULL_STEAM: 0}})
     deck = [int(k) for k in s["deck"][:s["deck_size"]] if k != FULL_STEAM + 1]
     s["deck"][:] = -1
     s["deck"][:len(deck) + 1] = [FULL_STEAM + 1] + deck
@@ -71,11 +71,11 @@ def test_s13_5_hideout_asks_which_desperado_when_there_are_two():
     states = seat0_turn()
     s = states[0]
     s["city_owner"][[SEATTLE, PORTLAND, DENVER]] = 0
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     put_desperado(states, 0, SEATTLE)
     put_desperado(states, 0, 100)
-    give_card(states, 0, HIDEOUT, 0)
-    give_card(states, 0, HIDEOUT + 1, 0)
+    place(states, cards={0: {HIDEOUT: 0}})
+    place(states, cards={0: {HIDEOUT + 1: 0}})
     states = _saved_and_loaded(states)
     s = states[0]
     play(states, A_PLAY_CARD + HIDEOUT)
@@ -111,8 +111,8 @@ def _fill_board_with_dynamite(states: np.ndarray, tokens: int) -> None:
 def test_s13_5_crate_of_dynamite_ends_when_no_legal_space_is_left():
     """§13.5 Crate of Dynamite: after one token the supply is empty, no space is legal: the card ends by itself."""
     states = seat0_turn(cash=0)
-    put_train(states, 0, 0, SEATTLE)
-    give_card(states, 0, CRATE, 0)
+    place(states, trains={0: {0: Train(SEATTLE)}})
+    place(states, cards={0: {CRATE: 0}})
     _fill_board_with_dynamite(states, DYNAMITE_SUPPLY - 1)
     states = _saved_and_loaded(states)
     s = states[0]

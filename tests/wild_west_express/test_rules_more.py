@@ -21,7 +21,7 @@ def test_s12_2_with_both_sheriffs_placed_the_player_chooses_which_moves():
     states = seat0_turn()
     s = states[0]
     s["sheriff_pos"][:] = [100, 200]
-    put_train(states, 0, 0, PORTLAND, cargo=[GOLD])
+    place(states, trains={0: {0: Train(PORTLAND, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     play(states, A_SPACE + 53)  # 53, 54 (star)
     assert s["decision"] == DEC_SHERIFF_PIECE and legal_actions(states) == [A_SHERIFF, A_SHERIFF + 1, A_END]
@@ -38,7 +38,7 @@ def test_s12_2_declining_at_sheriff_piece_changes_nothing():
     states = seat0_turn()
     s = states[0]
     s["sheriff_pos"][:] = [100, 200]
-    put_train(states, 0, 0, PORTLAND, cargo=[GOLD])
+    place(states, trains={0: {0: Train(PORTLAND, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     play(states, A_SPACE + 53)
     play(states, A_END)
@@ -63,7 +63,7 @@ def test_s9_4_no_attack_in_a_city():
     """§9.4, §10.1: a train entering a city that holds an opponent's desperado is not attacked."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 34, came_from=33, cargo=[GOLD])
+    place(states, trains={0: {0: Train(34, came_from=33, cargo=[GOLD])}})
     put_desperado(states, 1, PORTLAND)
     roll(states, (2, 1, 1))  # 3 steps: Portland (gold cannot stop there), then a branch
     assert s["decision"] == DEC_TRAIN_STEP and s["train_pos"][0, 0] == PORTLAND and s["forced_pos"] == 3
@@ -99,7 +99,7 @@ def test_s10_3_loot_split_among_several_winning_desperados():
     """§10.2-§10.3: all duels rolled first; each winning desperado's owner gets floor(loot / k), the rest stays."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD, SILVER], large=True)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, SILVER], large=True)}})
     for seat in (1, 1, 2):
         put_desperado(states, seat, 32)
     # duel order: seat 1 desperado 0, seat 1 desperado 1, seat 2; each: train die, then desperado die
@@ -108,7 +108,7 @@ def test_s10_3_loot_split_among_several_winning_desperados():
     assert list(s["train_cargo"][0, 0]) == [CARGO_EMPTY, CARGO_EMPTY] and s["forced_pos"] == 9
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)}})
     for seat in (1, 1, 2):
         put_desperado(states, seat, 32)
     roll(states, (1, 1, 1), more=[0, 5, 5, 5, 0, 5])  # the second duel is a tie: 2 winners, $100 each
@@ -119,7 +119,7 @@ def test_s10_4_an_emptied_train_is_not_attacked_again():
     """§10.4: the train goes on; a train robbed of everything is not attacked further in the move."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     put_desperado(states, 1, 32)
     put_desperado(states, 2, 33)
     roll(states, (1, 1, 1), more=[0, 5])  # robbed at 32; at 33 nothing to steal: no dice
@@ -137,7 +137,7 @@ def test_s11_4_alt_dynamite_costs_50_and_destroys_goods():
     assert s["cash"][0] == 0 and s["dynamite"][100] == 1 and s["dynamite_bought"][0] == 1
     states = seat0_turn(alt_dynamite=True)
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)}})
     s["dynamite"][34] = 1
     s["dynamite_supply"] = 17
     roll(states, (1, 1, 1))  # large: 32, 33, 34
@@ -149,7 +149,7 @@ def test_s11_2_default_rule_keeps_goods():
     """§11.2: without the alternative rule goods stay on an exploding train; passengers leave."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)}})
     s["dynamite"][34] = 1
     s["dynamite_supply"] = 17
     roll(states, (1, 1, 1))
@@ -161,9 +161,9 @@ def test_s13_3_card_kept_during_a_pre_roll_extra_move_is_playable_in_that_pre_ro
     """§13.3: a card drawn at a landing of a pre-roll extra move and kept may be played in the same pre-roll."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, SEATTLE, cargo=[GOLD])
-    give_card(states, 0, FULL_STEAM, 0)
-    stack_deck(states, [FULL_STEAM + 1])
+    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
+    place(states, cards={0: {FULL_STEAM: 0}})
+    place(states, deck_top=[FULL_STEAM + 1])
     play(states, A_PLAY_CARD + FULL_STEAM)
     play(states, A_SPACE + 35)  # 35, 36, 37 (T): the second Full Steam Ahead is drawn
     assert s["decision"] == DEC_TELEGRAM_DRAWN and s["drawn_card"] == FULL_STEAM + 1
@@ -196,6 +196,6 @@ def test_s14_4_safety_limit_of_1000_decisions_in_one_turn():
     states = seat0_turn()
     s = states[0]
     s["turn_decisions"] = MAX_TURN_DECISIONS - 2
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     roll(states, (1, 1, 1))  # 999: the turn ends, the next one counts from 0
     assert not s["done"] and s["active"] == 1 and s["turn_decisions"] == 0

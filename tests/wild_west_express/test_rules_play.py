@@ -37,7 +37,7 @@ def _set_deck_top(states, card: int) -> None:
 def test_s7_4_forced_steps_are_automatic_and_position_is_stored():
     """§7.4, §17.3: steps with one option are taken automatically; position and came_from are stored."""
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     s = states[0]
     assert s["train_pos"][0, 0] == 33 and s["train_from"][0, 0] == 32
@@ -47,7 +47,7 @@ def test_s7_4_forced_steps_are_automatic_and_position_is_stored():
 def test_s7_2_leaving_a_city_with_free_direction_any_route():
     """§7.2: a train with free direction leaves a city by any route; on track only forward."""
     states = _turn()
-    put_train(states, 0, 0, SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     assert states[0]["decision"] == DEC_TRAIN_STEP
     assert legal_actions(states) == [A_SPACE + 31, A_SPACE + 35]  # no HOLD: the train carries a token
@@ -56,7 +56,7 @@ def test_s7_2_leaving_a_city_with_free_direction_any_route():
 def test_s7_1_hold_only_for_an_empty_train_in_a_city():
     """§7.1: HOLD at the first step of a dice move for an empty train in a city; it then counts as moved."""
     states = _turn()
-    put_train(states, 0, 0, SEATTLE)
+    place(states, trains={0: {0: Train(SEATTLE)}})
     roll(states, (1, 1, 1))
     assert A_HOLD in legal_actions(states)
     play(states, A_HOLD)
@@ -67,13 +67,13 @@ def test_s7_1_hold_only_for_an_empty_train_in_a_city():
 def test_s7_3_stop_only_when_a_trade_is_possible():
     """§7.3: a full train with goods the city does not buy cannot stop; with an empty slot it can."""
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[LUXURY])  # Portland buys silver and cotton
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[LUXURY])}})  # Portland buys silver and cotton
     roll(states, (3, 3, 1))  # 6 steps: 32 33 34 Portland, 2 left
     s = states[0]
     assert s["decision"] == DEC_TRAIN_STEP and s["train_pos"][0, 0] == PORTLAND
     assert A_STOP not in legal_actions(states) and A_SPACE + 34 not in legal_actions(states)
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[LUXURY], large=True)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[LUXURY], large=True)}})
     roll(states, (3, 2, 1))  # large: 6 steps
     assert A_STOP in legal_actions(states)
     play(states, A_STOP)
@@ -83,7 +83,7 @@ def test_s7_3_stop_only_when_a_trade_is_possible():
 def test_s7_1_waiting_train_sits_out_once():
     """§7.1: a train with wait > 0 sits out, its wait falls by 1."""
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     states[0]["train_wait"][0, 0] = 1
     roll(states, (1, 1, 1))
     assert states[0]["train_pos"][0, 0] == 31 and states[0]["train_wait"][0, 0] == 0
@@ -93,7 +93,7 @@ def test_s8_1_selling_pays_price_and_owner_bonus():
     """§8.1: sale price + $20 per goods token at an own station; selling is optional (END)."""
     states = _turn(cash=0)
     states[0]["city_owner"][DENVER] = 0
-    put_train(states, 0, 0, 174, came_from=CHEYENNE, cargo=[GOLD, GOLD], large=True)
+    place(states, trains={0: {0: Train(174, came_from=CHEYENNE, cargo=[GOLD, GOLD], large=True)}})
     roll(states, (1, 1, 1))  # large: 3 steps -> 175, 176, Denver
     s = states[0]
     assert s["decision"] == DEC_ARRIVAL and legal_actions(states) == [A_UNLOAD_SLOT, A_UNLOAD_SLOT + 1, A_END]
@@ -105,7 +105,7 @@ def test_s8_1_selling_pays_price_and_owner_bonus():
 def test_s8_2_passenger_fare_by_zone_lines():
     """§8.2, §4.4: a Pacific passenger dropped in Denver (Mountain) pays $30; no owner bonus."""
     states = _turn(cash=0)
-    put_train(states, 0, 0, 174, came_from=CHEYENNE, cargo=[PASSENGER_BASE + 0])
+    place(states, trains={0: {0: Train(174, came_from=CHEYENNE, cargo=[PASSENGER_BASE + 0])}})
     roll(states, (2, 1, 1))  # small: 3 steps
     play(states, A_UNLOAD_SLOT + 0)
     assert states[0]["cash"][0] == 30
@@ -115,13 +115,13 @@ def test_s8_3_fee_to_the_owner_or_a_debt():
     """§8.3: at another player's station $20 (small) goes to the owner; if cash is short, a debt instead."""
     states = _turn(cash=50)
     states[0]["city_owner"][DENVER] = 1
-    put_train(states, 0, 0, 174, came_from=CHEYENNE, cargo=[LUXURY])
+    place(states, trains={0: {0: Train(174, came_from=CHEYENNE, cargo=[LUXURY])}})
     roll(states, (2, 1, 1))
     play(states, A_END)
     assert states[0]["cash"][0] == 30 and states[0]["cash"][1] == 120
     states = _turn(cash=10)
     states[0]["city_owner"][DENVER] = 1
-    put_train(states, 0, 0, 174, came_from=CHEYENNE, cargo=[LUXURY])
+    place(states, trains={0: {0: Train(174, came_from=CHEYENNE, cargo=[LUXURY])}})
     roll(states, (2, 1, 1))
     play(states, A_END)  # Denver buys luxury goods: decline to sell
     s = states[0]
@@ -131,12 +131,12 @@ def test_s8_3_fee_to_the_owner_or_a_debt():
 def test_s10_duel_desperado_wins_only_with_a_higher_roll():
     """§10.2-§10.3: train die first; a strictly higher desperado die robs every token, $100 each to its owner."""
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     put_desperado(states, 1, 32)
     roll(states, (1, 1, 1), more=[2, 2])  # tie 3-3: the train wins
     assert list(states[0]["train_cargo"][0, 0]) == [GOLD, CARGO_EMPTY] and states[0]["cash"][1] == 100
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     put_desperado(states, 1, 32)
     roll(states, (1, 1, 1), more=[2, 3])  # 3 vs 4: robbed
     assert list(states[0]["train_cargo"][0, 0]) == [CARGO_EMPTY, CARGO_EMPTY] and states[0]["cash"][1] == 200
@@ -145,7 +145,7 @@ def test_s10_duel_desperado_wins_only_with_a_higher_roll():
 def test_s10_1_own_desperados_and_armed_guards_do_not_duel():
     """§9.4, §13.5: no duel with an own desperado; Armed Guards wins without dice."""
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     put_desperado(states, 0, 32)
     put_desperado(states, 1, 32)
     states[0]["train_armed"][0, 0] = 1
@@ -156,7 +156,7 @@ def test_s10_1_own_desperados_and_armed_guards_do_not_duel():
 def test_s9_2_desperado_moves_around_a_sheriff():
     """§9.2: the desperado moves exactly d steps, never onto a sheriff; forced steps are automatic."""
     states = _turn()
-    put_train(states, 0, 0, SEATTLE)
+    place(states, trains={0: {0: Train(SEATTLE)}})
     states[0]["train_moved"][0, 0] = 1  # the train has moved this turn
     put_desperado(states, 0, 32)
     states[0]["sheriff_pos"][0] = 33
@@ -170,7 +170,7 @@ def test_s9_3_rehire_from_an_own_station():
     s = states[0]
     s["city_owner"][SEATTLE] = 0
     s["city_owner"][DENVER] = 0
-    put_train(states, 0, 0, SEATTLE, moved=True)
+    place(states, trains={0: {0: Train(SEATTLE, moved=True)}})
     put_desperado(states, 0, SEATTLE)
     roll(states, (2, 1, 1))
     assert s["decision"] == DEC_DESPERADO_STEP and A_REHIRE in legal_actions(states)
@@ -184,7 +184,7 @@ def test_s9_3_rehire_from_an_own_station():
 def test_s11_2_explosion_effects_small_train():
     """§11.2 on a small train: exact landing on dynamite."""
     states = _turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[PASSENGER_BASE])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[PASSENGER_BASE])}})
     states[0]["dynamite"][33] = 1
     states[0]["dynamite"][32] = 1
     states[0]["dynamite_supply"] = 16
@@ -198,7 +198,7 @@ def test_s11_2_explosion_effects_small_train():
 def test_s12_landing_on_a_star_places_a_sheriff_removing_dynamite():
     """§12 items 1-4: the lowest off-board sheriff goes to any space; dynamite there returns to the supply."""
     states = _turn()
-    put_train(states, 0, 0, PORTLAND, cargo=[GOLD])  # route 4 Portland-Boise: 53, star at 54
+    place(states, trains={0: {0: Train(PORTLAND, cargo=[GOLD])}})  # route 4 Portland-Boise: 53, star at 54
     states[0]["dynamite"][100] = 1
     states[0]["dynamite_supply"] = 17
     roll(states, (1, 1, 1))
@@ -213,7 +213,7 @@ def test_s12_landing_on_a_star_places_a_sheriff_removing_dynamite():
 def test_s13_3_personal_card_drawn_is_asked_and_can_be_played():
     """§13.2-§13.3: landing on a T draws; a personal card asks TELEGRAM_DRAWN; a subsidy pays at once."""
     states = _turn(cash=0)
-    put_train(states, 0, 0, 35, came_from=SEATTLE, cargo=[GOLD])  # T at 37
+    place(states, trains={0: {0: Train(35, came_from=SEATTLE, cargo=[GOLD])}})  # T at 37
     _set_deck_top(states, 6)  # Territorial Subsidy
     roll(states, (1, 1, 1))
     s = states[0]
@@ -226,7 +226,7 @@ def test_s13_3_personal_card_drawn_is_asked_and_can_be_played():
 def test_s13_3_kept_card_is_bound_to_the_train():
     """§13.3: END keeps the card, bound to the train that drew it."""
     states = _turn(cash=0)
-    put_train(states, 0, 0, 35, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(35, came_from=SEATTLE, cargo=[GOLD])}})
     _set_deck_top(states, 0)  # Full Steam Ahead
     roll(states, (1, 1, 1))
     play(states, A_END)
@@ -236,7 +236,7 @@ def test_s13_3_kept_card_is_bound_to_the_train():
 def test_s13_5_public_card_resolves_at_once():
     """§13.3, §13.5: Bank Dividend pays every player $100 and goes to the bottom."""
     states = _turn(cash=0)
-    put_train(states, 0, 0, 35, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(35, came_from=SEATTLE, cargo=[GOLD])}})
     _set_deck_top(states, 31)
     roll(states, (1, 1, 1))
     s = states[0]
@@ -246,7 +246,7 @@ def test_s13_5_public_card_resolves_at_once():
 def test_s13_3_competition_is_posted_with_a_countdown():
     """§13.3: a competition takes the lowest free slot with 8 x N turns."""
     states = _turn(cash=0)
-    put_train(states, 0, 0, 35, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(35, came_from=SEATTLE, cargo=[GOLD])}})
     _set_deck_top(states, 48)
     roll(states, (1, 1, 1))
     s = states[0]
@@ -257,8 +257,8 @@ def test_s14_1_victory_points():
     """§14.1: small 1, large 2, station 1, 2 per full $1200 (or 2 if >= $1200 under "threshold")."""
     states = _turn(cash=2399)
     s = states[0]
-    put_train(states, 0, 0, SEATTLE)
-    put_train(states, 0, 1, SEATTLE, large=True)
+    place(states, trains={0: {0: Train(SEATTLE)}})
+    place(states, trains={0: {1: Train(SEATTLE, large=True)}})
     s["city_owner"][SEATTLE] = 0
     assert victory_points(s, 0) == 1 + 2 + 1 + 2
     s["cash"][0] = 2400
@@ -270,7 +270,7 @@ def test_s14_1_victory_points():
 def test_s14_3_game_ends_at_the_end_of_a_turn_with_the_target():
     """§14.3: at the end of every turn, a player with VP >= target ends the game."""
     states = _turn(cash=12000)
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     s = states[0]
     assert s["done"] and not s["capped"] and s["current"] == -1 and legal_actions(states) == []

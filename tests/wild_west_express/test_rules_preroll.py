@@ -24,7 +24,7 @@ def _turn_of_seat0(cash: int = 450):
 def test_s6_3_buy_good_in_a_city_that_sells_it():
     """§6.3 BUY_GOOD: own train in a selling city with an empty slot and the cash; token to the lowest empty slot."""
     states = _turn_of_seat0(cash=100)
-    put_train(states, 0, 0, OMAHA)
+    place(states, trains={0: {0: Train(OMAHA)}})
     legal = legal_actions(states)
     assert A_BUY_GOOD + 9 * 0 + WEAPONS in legal and A_BUY_GOOD + FOOD in legal
     assert A_BUY_GOOD + GOLD not in legal  # Omaha does not sell gold
@@ -37,7 +37,7 @@ def test_s6_3_buy_good_in_a_city_that_sells_it():
 def test_s6_3_buy_good_needs_the_price():
     """§6.3: cash >= the purchase price."""
     states = _turn_of_seat0(cash=89)
-    put_train(states, 0, 0, OMAHA)
+    place(states, trains={0: {0: Train(OMAHA)}})
     legal = legal_actions(states)
     assert A_BUY_GOOD + WEAPONS not in legal and A_BUY_GOOD + FOOD in legal
 
@@ -45,7 +45,7 @@ def test_s6_3_buy_good_needs_the_price():
 def test_s6_3_load_passengers_records_the_pickup_zone():
     """§6.3, §4.4: free, any city, the token records the city's zone."""
     states = _turn_of_seat0(cash=0)
-    put_train(states, 0, 0, DENVER)
+    place(states, trains={0: {0: Train(DENVER)}})
     play(states, A_LOAD_PASSENGERS + 0)
     assert states[0]["train_cargo"][0, 0, 0] == PASSENGER_BASE + 1 and states[0]["cash"][0] == 0
 
@@ -53,7 +53,7 @@ def test_s6_3_load_passengers_records_the_pickup_zone():
 def test_s6_3_buy_station_needs_an_own_train_there_and_claims_land_boom():
     """§6.3 BUY_STATION, §13.4 Land Boom: $400, an own train in the unowned city; the competition pays $200."""
     states = _turn_of_seat0(cash=450)
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     assert A_BUY_STATION + OMAHA not in legal_actions(states)
     states[0]["comp_card"][0] = 46  # Land Boom
     states[0]["comp_countdown"][0] = 24
@@ -71,7 +71,7 @@ def test_s6_3_buy_small_train_in_own_station():
     """§6.3 BUY_SMALL_TRAIN: own station, $500; an empty train with free direction in the lowest free slot."""
     states = _turn_of_seat0(cash=500)
     states[0]["city_owner"][SEATTLE] = 0
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     assert A_BUY_SMALL_TRAIN + DENVER not in legal_actions(states)  # not an own station
     play(states, A_BUY_SMALL_TRAIN + SEATTLE)
     s = states[0]
@@ -83,7 +83,7 @@ def test_s6_3_upgrade_keeps_the_train_and_claims_railroad_exposition():
     """§6.3 UPGRADE_TRAIN: own small train in an own station, $600; it keeps slot and cargo (§13.4 Expo $200)."""
     states = _turn_of_seat0(cash=600)
     states[0]["city_owner"][DENVER] = 0
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     states[0]["comp_card"][1] = 50
     play(states, A_UPGRADE_TRAIN + 0)
     s = states[0]
@@ -94,7 +94,7 @@ def test_s6_3_upgrade_keeps_the_train_and_claims_railroad_exposition():
 def test_s6_3_dynamite_group_at_most_three_including_merges():
     """§6.3, §11.1: no city, no doubles, connected group <= 3 after placement (merging groups counts)."""
     states = _turn_of_seat0(cash=450)
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     legal = legal_actions(states)
     assert A_SPACE + SEATTLE not in legal and A_SPACE + 31 in legal
     play(states, A_SPACE + 31)
@@ -112,7 +112,7 @@ def test_s6_3_dynamite_group_at_most_three_including_merges():
 def test_s6_3_at_most_three_dynamite_bought_per_turn():
     """§11.1: at most 3 tokens bought per player per turn."""
     states = _turn_of_seat0(cash=450)
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     states[0]["card_holder"][6] = 0  # a held personal card keeps PRE_ROLL asked (§17.3)
     for space in (40, 60, 80):
         play(states, A_SPACE + space)
@@ -123,7 +123,7 @@ def test_s6_3_at_most_three_dynamite_bought_per_turn():
 def test_s17_3_pre_roll_with_only_end_is_skipped():
     """§17.3: with auto_forced, a PRE_ROLL where only END is legal (and no personal card held) rolls at once."""
     states = _turn_of_seat0(cash=450)
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     for space in (40, 60, 80):
         play(states, A_SPACE + space)
     assert states[0]["decision"] != DEC_PRE_ROLL and states[0]["dice"][0] > 0
@@ -132,7 +132,7 @@ def test_s17_3_pre_roll_with_only_end_is_skipped():
 def test_s6_4_roll_sorts_dice_and_settles_debts():
     """§6.4: dice sorted a >= b >= c; debts are settled right after the roll (§6.2 step 2)."""
     states = _turn_of_seat0(cash=0)
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     s = states[0]
     s["train_debt"][0, 0] = 20
     s["train_creditor"][0, 0] = 1
@@ -147,7 +147,7 @@ def test_s6_4_roll_sorts_dice_and_settles_debts():
 def test_s6_2_dice_are_cleared_at_the_start_of_a_turn():
     """§6.2: the dice read zero until this turn's roll."""
     states = _turn_of_seat0(cash=0)
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])  # heading for Portland
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})  # heading for Portland
     states[0]["cash"][1] = 100  # seat 1 can buy dynamite, so its PRE_ROLL is asked
     roll(states, (1, 1, 1))
     assert list(states[0]["train_pos"][0, :1]) == [33]
@@ -158,5 +158,5 @@ def test_s6_2_dice_are_cleared_at_the_start_of_a_turn():
 def test_s6_3_end_is_always_legal_at_pre_roll():
     """§6.3 / §17.2: END (roll) is always legal."""
     states = _turn_of_seat0(cash=0)
-    put_train(states, 0, 0, DENVER, cargo=[GOLD])
+    place(states, trains={0: {0: Train(DENVER, cargo=[GOLD])}})
     assert A_END in legal_actions(states)

@@ -42,8 +42,8 @@ def _post(states, slot: int, card: int, countdown: int = 24) -> None:
 def test_s13_5_extra_move_from_pre_roll_runs_at_once_then_the_dice_move():
     """§13.5: played at PRE_ROLL the move runs at once, play returns to PRE_ROLL; the dice move still follows."""
     states = seat0_turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
-    give_card(states, 0, FULL_STEAM, 0)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
+    place(states, cards={0: {FULL_STEAM: 0}})
     play(states, A_PLAY_CARD + FULL_STEAM)
     s = states[0]
     assert s["decision"] == DEC_PRE_ROLL and s["train_pos"][0, 0] == 34 and s["train_from"][0, 0] == 33
@@ -57,8 +57,8 @@ def test_s13_5_extra_move_from_pre_roll_runs_at_once_then_the_dice_move():
 def test_s13_5_extra_move_needs_no_wait_and_no_debt():
     """§13.5: an extra-move card is playable only if the bound train has wait = 0 and debt = 0."""
     states = seat0_turn()
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
-    give_card(states, 0, FULL_STEAM, 0)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
+    place(states, cards={0: {FULL_STEAM: 0}})
     assert A_PLAY_CARD + FULL_STEAM in legal_actions(states)
     states[0]["train_wait"][0, 0] = 1
     assert A_PLAY_CARD + FULL_STEAM not in legal_actions(states)
@@ -71,8 +71,8 @@ def test_s13_5_extra_move_needs_no_wait_and_no_debt():
 def test_s13_5_backtrack_first_step_goes_back_to_came_from():
     """§13.5 Backtrack: the first step must go back to came_from, then the normal rules apply."""
     states = seat0_turn()
-    put_train(states, 0, 0, 38, came_from=37, cargo=[GOLD])
-    give_card(states, 0, BACKTRACK, 0)
+    place(states, trains={0: {0: Train(38, came_from=37, cargo=[GOLD])}})
+    place(states, cards={0: {BACKTRACK: 0}})
     play(states, A_PLAY_CARD + BACKTRACK)  # 37 (passing the T draws nothing), 36, 35: all forced
     s = states[0]
     assert s["train_pos"][0, 0] == 35 and s["train_from"][0, 0] == 36 and s["decision"] == DEC_PRE_ROLL
@@ -82,8 +82,8 @@ def test_s13_5_backtrack_first_step_goes_back_to_came_from():
 def test_s13_5_backtrack_with_free_direction_may_go_anywhere():
     """§13.5 Backtrack: with free direction (in a city) the first step may take any route; no HOLD, no STOP."""
     states = seat0_turn()
-    put_train(states, 0, 0, SEATTLE, cargo=[GOLD])
-    give_card(states, 0, BACKTRACK, 0)
+    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
+    place(states, cards={0: {BACKTRACK: 0}})
     play(states, A_PLAY_CARD + BACKTRACK)
     assert states[0]["decision"] == DEC_TRAIN_STEP and legal_actions(states) == [A_SPACE + 31, A_SPACE + 35]
 
@@ -92,10 +92,10 @@ def test_s7_1_explosion_in_a_pre_roll_extra_move_costs_this_turns_dice_move():
     """§7.1 moved mark, §11.2: a train exploding during a pre-roll extra move sits out this turn's dice move."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     s["dynamite"][34] = 1
     s["dynamite_supply"] = 17
-    give_card(states, 0, FULL_STEAM, 0)
+    place(states, cards={0: {FULL_STEAM: 0}})
     play(states, A_PLAY_CARD + FULL_STEAM)
     assert s["train_pos"][0, 0] == 34 and s["train_wait"][0, 0] == 1 and s["dynamite_supply"] == 18
     roll(states, (6, 6, 6))
@@ -107,9 +107,9 @@ def test_s13_3_extra_moves_played_when_drawn_are_queued_and_chain():
     only after the first went to the bottom; the second follows when its own landing is over."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 45, came_from=46, cargo=[GOLD])  # westbound on route 2, T at 43 and at 49
-    put_train(states, 0, 1, SEATTLE)
-    stack_deck(states, [EXPRESS, FULL_STEAM + 1])
+    place(states, trains={0: {0: Train(45, came_from=46, cargo=[GOLD])}})  # westbound on route 2, T at 43 and at 49
+    place(states, trains={0: {1: Train(SEATTLE)}})
+    place(states, deck_top=[EXPRESS, FULL_STEAM + 1])
     roll(states, (1, 1, 1))
     play(states, A_TRAIN + 0)  # 44, 43 (T): Express Schedule drawn
     assert s["decision"] == DEC_TELEGRAM_DRAWN and s["drawn_card"] == EXPRESS
@@ -129,8 +129,8 @@ def test_s13_5_crate_of_dynamite_places_two_free_tokens():
     """§13.5 Crate of Dynamite: up to 2 free tokens on legal spaces, outside the 3-per-turn purchase limit."""
     states = seat0_turn(cash=0)
     s = states[0]
-    put_train(states, 0, 0, SEATTLE)
-    give_card(states, 0, CRATE, 0)
+    place(states, trains={0: {0: Train(SEATTLE)}})
+    place(states, cards={0: {CRATE: 0}})
     play(states, A_PLAY_CARD + CRATE)
     legal = legal_actions(states)
     assert s["decision"] == DEC_CARD_DYNAMITE_PLACE and A_END in legal
@@ -140,7 +140,7 @@ def test_s13_5_crate_of_dynamite_places_two_free_tokens():
     assert s["decision"] == DEC_PRE_ROLL and s["dynamite"][100] == 1 and s["dynamite"][101] == 1
     assert s["dynamite_supply"] == 16 and s["cash"][0] == 0 and s["dynamite_bought"][0] == 0
     assert deck_bottom(states, 1) == [CRATE]
-    give_card(states, 0, CRATE + 1, 0)
+    place(states, cards={0: {CRATE + 1: 0}})
     s["dynamite_supply"] = 0
     assert A_PLAY_CARD + CRATE + 1 not in legal_actions(states)  # an empty supply: not playable
 
@@ -149,8 +149,8 @@ def test_s13_5_track_crew_removes_up_to_two_tokens():
     """§13.5 Track Crew: playable with dynamite on the board; removes up to 2 tokens to the supply."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, SEATTLE)
-    give_card(states, 0, TRACK_CREW, 0)
+    place(states, trains={0: {0: Train(SEATTLE)}})
+    place(states, cards={0: {TRACK_CREW: 0}})
     assert A_PLAY_CARD + TRACK_CREW not in legal_actions(states)
     for x in (100, 101, 200):
         s["dynamite"][x] = 1
@@ -169,8 +169,8 @@ def test_s13_5_land_grant_buys_a_station_for_200_and_claims_land_boom():
     states = seat0_turn(cash=199)
     s = states[0]
     s["city_owner"][SEATTLE] = 1
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
-    give_card(states, 0, LAND_GRANT, 0)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
+    place(states, cards={0: {LAND_GRANT: 0}})
     assert A_PLAY_CARD + LAND_GRANT not in legal_actions(states)
     s["cash"][0] = 250
     _post(states, 0, LAND_BOOM)
@@ -189,10 +189,10 @@ def test_s13_5_hideout_places_a_desperado_in_an_own_station():
     s["city_owner"][SEATTLE] = 0
     s["city_owner"][DENVER] = 0
     s["sheriff_pos"][0] = DENVER
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     put_desperado(states, 0, 32)
-    give_card(states, 0, HIDEOUT, 0)
-    give_card(states, 0, HIDEOUT + 1, 0)
+    place(states, cards={0: {HIDEOUT: 0}})
+    place(states, cards={0: {HIDEOUT + 1: 0}})
     play(states, A_PLAY_CARD + HIDEOUT)  # the only desperado is chosen automatically
     assert s["decision"] == DEC_CARD_HIDEOUT_CITY and legal_actions(states) == [A_SPACE + SEATTLE, A_SPACE + DENVER]
     play(states, A_SPACE + DENVER)
@@ -205,12 +205,12 @@ def test_s13_5_friend_of_the_law_moves_a_chosen_sheriff():
     """§13.5 Friend of the Law, §12 items 2-4: with both sheriffs placed the player picks one; END declines."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     s["sheriff_pos"][:] = [100, 200]
     s["dynamite"][150] = 1
     s["dynamite_supply"] = 17
-    give_card(states, 0, FRIEND, 0)
-    give_card(states, 0, FRIEND + 1, 0)
+    place(states, cards={0: {FRIEND: 0}})
+    place(states, cards={0: {FRIEND + 1: 0}})
     play(states, A_PLAY_CARD + FRIEND)
     assert s["decision"] == DEC_SHERIFF_PIECE and legal_actions(states) == [A_SHERIFF, A_SHERIFF + 1, A_END]
     play(states, A_SHERIFF + 1)
@@ -228,10 +228,10 @@ def test_s13_5_armed_guards_win_every_duel_until_the_end_of_the_turn():
     """§13.5 Armed Guards: the chosen own train wins every duel without dice; the flag clears at the end of turn."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
-    put_train(states, 0, 1, SEATTLE)
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
+    place(states, trains={0: {1: Train(SEATTLE)}})
     put_desperado(states, 1, 32)
-    give_card(states, 0, ARMED_GUARDS, 1)  # bound to train 1, but any own train may be chosen
+    place(states, cards={0: {ARMED_GUARDS: 1}})  # bound to train 1, but any own train may be chosen
     play(states, A_PLAY_CARD + ARMED_GUARDS)
     assert s["decision"] == DEC_CARD_TRAIN and legal_actions(states) == [A_TRAIN + 0, A_TRAIN + 1]
     play(states, A_TRAIN + 0)
@@ -246,8 +246,8 @@ def test_s13_5_armed_guards_win_every_duel_until_the_end_of_the_turn():
 # ---- public cards (§13.5) --------------------------------------------------------------------------------------------
 def _draw_public(states, card: int) -> None:
     """Seat 0's only train lands on the T at 37 and draws ``card``."""
-    put_train(states, 0, 0, 35, came_from=SEATTLE, cargo=[GOLD])
-    stack_deck(states, [card])
+    place(states, trains={0: {0: Train(35, came_from=SEATTLE, cargo=[GOLD])}})
+    place(states, deck_top=[card])
     roll(states, (1, 1, 1))
     assert deck_bottom(states, 1) == [card]
 
@@ -257,14 +257,14 @@ def test_s13_5_blizzard_stops_trains_on_mountain_track():
     sits out this turn's move."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 0, 0, 41, came_from=26, cargo=[GOLD])  # lands on 43 (T, Mountain)
-    put_train(states, 0, 1, 44, came_from=45, cargo=[GOLD])  # Mountain track, not yet moved
-    put_train(states, 1, 0, 46, came_from=45)  # Mountain track
-    put_train(states, 1, 1, HELENA)  # a Mountain city
-    put_train(states, 2, 0, 31, came_from=SEATTLE)  # Pacific track
-    put_train(states, 2, 1, 42, came_from=41)
+    place(states, trains={0: {0: Train(41, came_from=26, cargo=[GOLD])}})  # lands on 43 (T, Mountain)
+    place(states, trains={0: {1: Train(44, came_from=45, cargo=[GOLD])}})  # Mountain track, not yet moved
+    place(states, trains={1: {0: Train(46, came_from=45)}})  # Mountain track
+    place(states, trains={1: {1: Train(HELENA)}})  # a Mountain city
+    place(states, trains={2: {0: Train(31, came_from=SEATTLE)}})  # Pacific track
+    place(states, trains={2: {1: Train(42, came_from=41)}})
     s["train_wait"][2, 1] = 2
-    stack_deck(states, [BLIZZARD])
+    place(states, deck_top=[BLIZZARD])
     roll(states, (1, 1, 1))
     play(states, A_TRAIN + 0)
     assert s["train_pos"][0, 0] == 43 and s["train_wait"][0, 0] == 1
@@ -322,9 +322,9 @@ def test_s13_5_quarantine_removes_every_passenger():
     """§13.5 Smallpox Quarantine: every passenger token is removed, with no fare; goods stay."""
     states = seat0_turn()
     s = states[0]
-    put_train(states, 1, 0, SEATTLE, cargo=[PASSENGER_BASE, WEAPONS], large=True)
-    put_train(states, 0, 0, SEATTLE, cargo=[PASSENGER_BASE + 1, GOLD], large=True)
-    stack_deck(states, [QUARANTINE])
+    place(states, trains={1: {0: Train(SEATTLE, cargo=[PASSENGER_BASE, WEAPONS], large=True)}})
+    place(states, trains={0: {0: Train(SEATTLE, cargo=[PASSENGER_BASE + 1, GOLD], large=True)}})
+    place(states, deck_top=[QUARANTINE])
     roll(states, (1, 1, 1))
     play(states, A_SPACE + 35)  # 35, 36, 37 (T)
     assert s["train_pos"][0, 0] == 37 and deck_bottom(states, 1) == [QUARANTINE]
@@ -340,7 +340,7 @@ def test_s13_4_delivery_contract_claimed_by_the_matching_sale():
     s = states[0]
     _post(states, 0, SILVER_TO_PORTLAND)
     _post(states, 1, GOLD_TO_KANSAS_CITY)
-    put_train(states, 0, 0, 247, came_from=246, cargo=[SILVER, GOLD], large=True)
+    place(states, trains={0: {0: Train(247, came_from=246, cargo=[SILVER, GOLD], large=True)}})
     roll(states, (1, 1, 1))  # 248, 249, Kansas City
     assert s["decision"] == DEC_ARRIVAL
     play(states, A_UNLOAD_SLOT + 0)  # silver in Kansas City: no contract
@@ -355,7 +355,7 @@ def test_s13_4_grand_excursion_claimed_by_a_two_line_delivery():
     states = seat0_turn(cash=0)
     s = states[0]
     _post(states, 0, GRAND_EXCURSION)
-    put_train(states, 0, 0, 248, came_from=247, cargo=[PASSENGER_BASE + 0])
+    place(states, trains={0: {0: Train(248, came_from=247, cargo=[PASSENGER_BASE + 0])}})
     roll(states, (1, 1, 1))  # 249, Kansas City
     play(states, A_UNLOAD_SLOT + 0)
     assert s["cash"][0] == 90 + 200 and s["comp_card"][0] == -1 and deck_bottom(states, 1) == [GRAND_EXCURSION]
@@ -366,7 +366,7 @@ def test_s13_4_mail_race_claimed_by_ending_a_move_in_the_city_not_by_passing():
     states = seat0_turn(cash=0)
     s = states[0]
     _post(states, 0, MAIL_RACE_SLC)
-    put_train(states, 0, 0, 133, came_from=132, cargo=[GOLD])
+    place(states, trains={0: {0: Train(133, came_from=132, cargo=[GOLD])}})
     roll(states, (2, 1, 1))  # 3 steps: Salt Lake City (a choice), on to 141, 142
     assert s["decision"] == DEC_TRAIN_STEP and s["train_pos"][0, 0] == SALT_LAKE_CITY
     play(states, A_SPACE + 141)
@@ -374,7 +374,7 @@ def test_s13_4_mail_race_claimed_by_ending_a_move_in_the_city_not_by_passing():
     states = seat0_turn(cash=0)
     s = states[0]
     _post(states, 0, MAIL_RACE_SLC)
-    put_train(states, 0, 0, 132, came_from=131, cargo=[GOLD])
+    place(states, trains={0: {0: Train(132, came_from=131, cargo=[GOLD])}})
     roll(states, (1, 1, 1))  # 133, Salt Lake City: lands
     assert s["decision"] == DEC_ARRIVAL and s["cash"][0] == 150 and s["comp_card"][0] == -1
 
@@ -385,7 +385,7 @@ def test_s13_4_competitions_expire_after_their_countdown():
     s = states[0]
     _post(states, 0, MAIL_RACE_SLC, countdown=1)
     _post(states, 1, MAIL_RACE_EL_PASO, countdown=5)
-    put_train(states, 0, 0, 31, came_from=SEATTLE, cargo=[GOLD])
+    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     assert s["active"] == 1 and list(s["comp_card"][:2]) == [-1, MAIL_RACE_EL_PASO]
     assert list(s["comp_countdown"][:2]) == [0, 4] and deck_bottom(states, 1) == [MAIL_RACE_SLC]
@@ -395,8 +395,8 @@ def test_s13_4_no_expiry_with_competition_expiry_rounds_0():
     """§13.4: competition_expiry_rounds = 0 disables expiry (the countdown stays 0)."""
     states = seat0_turn(competition_expiry_rounds=0)
     s = states[0]
-    put_train(states, 0, 0, 35, came_from=SEATTLE, cargo=[GOLD])
-    stack_deck(states, [MAIL_RACE_SLC])
+    place(states, trains={0: {0: Train(35, came_from=SEATTLE, cargo=[GOLD])}})
+    place(states, deck_top=[MAIL_RACE_SLC])
     roll(states, (1, 1, 1))  # draws it at 37
     assert s["active"] == 1 and s["comp_card"][0] == MAIL_RACE_SLC and s["comp_countdown"][0] == 0
 
@@ -408,8 +408,8 @@ def test_s13_3_competition_turned_away_when_the_slots_are_full():
     _post(states, 0, MAIL_RACE_SLC)
     _post(states, 1, MAIL_RACE_EL_PASO)
     _post(states, 2, LAND_BOOM)
-    put_train(states, 0, 0, 35, came_from=SEATTLE, cargo=[GOLD])
-    stack_deck(states, [GRAND_EXCURSION])
+    place(states, trains={0: {0: Train(35, came_from=SEATTLE, cargo=[GOLD])}})
+    place(states, deck_top=[GRAND_EXCURSION])
     roll(states, (1, 1, 1))
     assert list(s["comp_card"]) == [MAIL_RACE_SLC, MAIL_RACE_EL_PASO, LAND_BOOM]
     assert deck_bottom(states, 1) == [GRAND_EXCURSION]

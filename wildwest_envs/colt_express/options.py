@@ -8,6 +8,7 @@
 | ``carriages`` | C distinct carriage types 0-5, front to back (C = N, 4 with 2 players) | random |
 | ``auto_forced`` | bool (§11.4; the spec's ``auto_resolve_forced``, still accepted) | true |
 | ``max_decisions`` | turn cap, 1..32767: the game is truncated after this many decisions | 700 (§2.10: never reached) |
+| ``start_player`` | None (drawn, G26) or a seat 0..N-1 (the deal is the seed's either way) | None |
 
 ``OPTIONS.kernel_vector`` lays them out for ``rules.init`` at the ``data.OPT_*``
 slots (characters and carriages padded with ``RANDOM``).
@@ -16,10 +17,10 @@ slots (characters and carriages padded with ``RANDOM``).
 from __future__ import annotations
 
 from ..core.options import (Option, OptionTable, auto_forced_option, boolean, integer, is_integer,
-                             max_decisions_option, sequence)
+                             max_decisions_option, sequence, start_player_option)
 from .data import (CHARACTER_NAMES, MAX_BANDITS, MAX_CARS, MAX_DECISIONS, MAX_PLAYERS, MIN_PLAYERS, N_CARRIAGE_TYPES,
                    N_OPTION_VALUES, OPT_AUTO_FORCED, OPT_CARRIAGES, OPT_CHARACTERS, OPT_EXPERT, OPT_MAX_DECISIONS,
-                   OPT_NUM_PLAYERS, RANDOM)
+                   OPT_NUM_PLAYERS, OPT_START_PLAYER, RANDOM)
 
 
 def _n_bandits(parsed: dict) -> int:
@@ -80,6 +81,7 @@ OPTIONS = OptionTable("Colt Express", size=N_OPTION_VALUES, options=(
            doc="the carriages front to back (None: drawn at random)", section="§3.2"),
     auto_forced_option(True, OPT_AUTO_FORCED, "§11.4", aliases=("auto_resolve_forced",)),
     max_decisions_option(MAX_DECISIONS, OPT_MAX_DECISIONS, high=32767, section="§2.10"),
+    start_player_option(OPT_START_PLAYER, "§3.1"),
 ))
 OPTION_NAMES = OPTIONS.names
 parse_options = OPTIONS.parse

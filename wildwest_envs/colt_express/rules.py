@@ -79,7 +79,8 @@ from .cards import count_cards, return_card
 from .data import (A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, DEC_BULLETS, DEC_KEEP, DEC_NONE, DEC_PICKPOCKET,
                    DEC_PLAN, DEC_PUNCH_DEST, DEC_PUNCH_LOOT, DEC_PUNCH_TARGET, EV_PICKPOCKETING, FLOOR,
                    MAX_BANDITS, MAX_CARS, MAX_PILE, N_ACTIONS, N_KINDS, N_ROUNDS, OPT_AUTO_FORCED, OPT_CARRIAGES,
-                   OPT_CHARACTERS, OPT_EXPERT, OPT_MAX_DECISIONS, OPT_NUM_PLAYERS, ROUND_CARD_EVENT, TURN_NONE)
+                   OPT_CHARACTERS, OPT_EXPERT, OPT_MAX_DECISIONS, OPT_NUM_PLAYERS, OPT_START_PLAYER, ROUND_CARD_EVENT,
+                   TURN_NONE)
 from .events import apply_event, is_alone, pickpocket_bandit
 from .planning import apply_bullets, apply_keep, apply_plan, asked_bullets, deal_hands, keep_mask, plan_mask, \
     planning_seat, return_hands, turn_icon
@@ -145,7 +146,7 @@ def init_one(state: np.void, seed: np.uint64, options: np.ndarray) -> None:
     """Set up one record and advance it to the first decision (§3, §4.2)."""
     setup_game(state, seed, options[OPT_NUM_PLAYERS], options[OPT_EXPERT] != 0, options[OPT_AUTO_FORCED] != 0,
                options[OPT_MAX_DECISIONS], options[OPT_CHARACTERS:OPT_CHARACTERS + MAX_BANDITS],
-               options[OPT_CARRIAGES:OPT_CARRIAGES + MAX_CARS - 1])
+               options[OPT_CARRIAGES:OPT_CARRIAGES + MAX_CARS - 1], options[OPT_START_PLAYER])
     _advance(state, np.int64(_PH_ROUND_START))
 
 

@@ -166,8 +166,11 @@ def _place_bandits(state: np.void) -> None:
 
 @njit(cache=True)
 def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, auto_resolve: bool,
-               max_decisions: int, characters: np.ndarray, carriages: np.ndarray) -> None:
-    """Set up one record: options, characters, train, loot, round deck, first player, decks (§3)."""
+               max_decisions: int, characters: np.ndarray, carriages: np.ndarray, start_player: int = -1) -> None:
+    """Set up one record: options, characters, train, loot, round deck, first player, decks (§3).
+
+    ``start_player`` >= 0 replaces the drawn first player; the draw is still made, so the rest of the deal
+    is the seed's either way."""
     state["rng"] = seed
     _clear_record(state)
     two = num_players == 2
@@ -210,7 +213,8 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, 
     for i in range(MAX_PILE):
         order[i] = NOBODY
     # 6. first player (G26)
-    state["first_player"] = draw_below(state, np.int64(num_players))
+    drawn = draw_below(state, np.int64(num_players))
+    state["first_player"] = drawn if start_player < 0 else start_player
     # 7. decks, seat order (the first round's shuffle, §4.2)
     for s in range(num_players):
         _build_deck(state, s)

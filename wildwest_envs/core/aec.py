@@ -15,6 +15,10 @@ independently, at any point of a game. ``env.unwrapped.save_state()`` gives the
 position as readable JSON (``Game.to_json``) and ``load_state(text)`` continues from
 one, validated first, with the mask and the agent to act recomputed.
 
+Events (``events=True``, for games that report them: ``core.eventlog``): after
+each step, every agent's info holds ``"events"``, the events of that step it may
+see (as dicts: ``kind``, the arguments, ``seen_by``).
+
 Rewards arrive at the end of the game (``Game.returns`` with the env's
 ``reward_mode``); a game that reaches the turn cap (option ``max_decisions``) is
 truncated for every agent with zero reward. ``infos`` hold nothing before the
@@ -51,15 +55,20 @@ class GameAECEnv(AECEnv, EzPickle):
     game: Game
     metadata: dict = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
-    def __init__(self, render_mode: str | None = None, reward_mode: str = "win", **options):
-        EzPickle.__init__(self, render_mode=render_mode, reward_mode=reward_mode, **options)
+    def __init__(self, render_mode: str | None = None, reward_mode: str = "win", events: bool = False, **options):
+        EzPickle.__init__(self, render_mode=render_mode, reward_mode=reward_mode, events=events, **options)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
+        if not isinstance(events, (bool, np.bool_)):
+            raise ValueError(f"events must be True or False, got {events!r}")
+        if events and self.game.event_kinds is None:
+            raise ValueError(f"{self.game.name} reports no events yet: events=True is not available")
         self.render_mode = render_mode
         self.reward_mode = reward_mode
+        self.events = bool(events)
         self.options = self.game.parse_options(**options)
         n_players = self.options["num_players"]
         self.possible_agents = [agent_name(s) for s in range(n_players)]
@@ -180,8 +189,21 @@ class GameAECEnv(AECEnv, EzPickle):
         if upto is not None:
             if not 0 <= upto <= len(record.actions):
                 raise ValueError(f"upto must be 0..{len(record.actions)}, got {upto}")
-            record = GameRecord(record.game, record.options, record.seed, record.actions[:upto])
+            record = GameRecord(record.game, record.options, record.seed, record.actions[:upto],
+                                chance=tuple(c for c in record.chance if c[0] <= upto))
         self.load_state(self.game.replay(record))
+
+    def script(self, outcomes, then: str = "error") -> None:
+        """Script the next chance outcomes of the game in play, in the rules' terms (``Game.script``).
+
+        Raises:
+            RuntimeError: before ``reset()``.
+            ValueError: an unknown kind or an impossible outcome (nothing changes). A later ``step`` that
+                needs more outcomes than were scripted raises ``ValueError`` too, unless ``then="random"``.
+        """
+        if self.states is None:
+            raise RuntimeError("call reset() before script()")
+        self.game.script(self.states, outcomes, then)
 
     # ---- spaces ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -248,7 +270,10 @@ class GameAECEnv(AECEnv, EzPickle):
             raise ValueError(f"illegal action {action} ({self.game.action_to_string_fn(state, action)!r}) "
                              f"for {agent}; legal: {legal}")
         self._action_buffer[0] = action
-        self.game.step_kernel(self.states, self._action_buffer, self._mask_buffer)  # the new mask in the same pass
+        if self.events:
+            happened = self.game.step_logged(self.states, self._action_buffer, self._mask_buffer)[0]
+        else:
+            self.game.step_checked_chance(self.states, self._action_buffer, self._mask_buffer)  # the new mask too
         self._refresh(mask_ready=True)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -256,6 +281,9 @@ class GameAECEnv(AECEnv, EzPickle):
             self._finish()
         else:
             self.agent_selection = agent_name(int(self.states[0]["current"]))
+        if self.events:
+            for a in self.agents:
+                self.infos[a]["events"] = [e.to_dict() for e in happened if e.visible_to(self._seat[a])]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import checks, records, serialize, validation
+from . import chance, checks, eventlog, records, serialize, validation
 from .kernels import NO_MASKS, dual
 from .layout import Layout
 from .options import OptionTable
@@ -87,9 +87,15 @@ class Game:
         information: ``"imperfect"`` (seats hold secrets: ``resample_hidden_fn`` redraws them) or
             ``"perfect"`` (only future chance is unknown: ``resample_hidden`` reseeds copies), as
             OpenSpiel's ``GameType.information``.
-        chance: ``"sampled"``: chance is drawn inside ``step`` from each record's generator (scriptable
-            through the record's forced-outcome queue, ``core.rng``), not posed as chance nodes.
+        chance: ``"sampled"``: chance is drawn inside ``step`` from each record's generator, not posed as
+            chance nodes; ``script`` fixes the next outcomes in the rules' terms (``core.chance``).
         dynamics: ``"sequential"``: one seat decides at a time (``current``).
+        event_kinds: the game's ``core.eventlog.EventKinds`` (its ``eventlog`` module), read by
+            ``step_with_events``; ``None`` for a game that reports no events yet.
+        chance_kinds: the kinds of chance outcome drawn during play (``core.chance.Chance``), by which
+            ``Game.script`` names them.
+        position_fn: ``(**terms) -> states (1,)``: the game's position builder (its ``positions``
+            module), behind ``Game.position``.
     """
 
     name: str
@@ -118,6 +124,9 @@ class Game:
     information: str = "imperfect"
     chance: str = "sampled"
     dynamics: str = "sequential"
+    position_fn: Callable | None = field(default=None)
+    chance_kinds: tuple = ()
+    event_kinds: Any = None
 
     def __post_init__(self):
         for fact, allowed in (("information", INFORMATION), ("chance", CHANCE), ("dynamics", DYNAMICS)):
@@ -139,10 +148,12 @@ class Game:
         (``OPTIONS``), ``rules`` (the batch kernels ``init``, ``legal_mask``, ``step_and_mask``, ``scores``,
         ``tiebreak``), ``observation`` (``OBS``, ``observe``), ``names`` (``action_to_string``), ``render``
         (``render_ansi``, ``render_rgb``), ``invariants`` (``validate_state``, ``check_invariants``,
-        ``INVARIANT_MESSAGES``) and, for a game of imperfect information, ``hidden`` (``resample_hidden``).
+        ``INVARIANT_MESSAGES``), for a game of imperfect information ``hidden`` (``resample_hidden``) and,
+        optionally, ``positions`` (``position``, the position builder) and ``eventlog`` (``EVENT_KINDS``).
         ``facts`` are the remaining fields (``score_scale``, ``information``, ``capped_fn``...).
         """
         import importlib
+        import importlib.util
 
         def module(short: str):
             return importlib.import_module(f"{package}.{short}")
@@ -151,6 +162,10 @@ class Game:
         render, invariants = module("render"), module("invariants")
         if facts.get("information", "imperfect") == "imperfect":
             facts.setdefault("resample_hidden_fn", module("hidden").resample_hidden)
+        if importlib.util.find_spec(f"{package}.positions") is not None:
+            facts.setdefault("position_fn", module("positions").position)
+        if importlib.util.find_spec(f"{package}.eventlog") is not None:
+            facts.setdefault("event_kinds", module("eventlog").EVENT_KINDS)
         return cls(name=name, state_dtype=module("state").STATE_DTYPE, n_actions=data.N_ACTIONS,
                    obs_layout=observation.OBS, min_players=data.MIN_PLAYERS, max_players=data.MAX_PLAYERS,
                    options=module("options").OPTIONS, init_kernel=rules.init, legal_mask_kernel=rules.legal_mask,
@@ -190,6 +205,36 @@ class Game:
         self.init_kernel(states, seeds.astype(np.uint64), self.options.kernel_vector(opts))
         return states
 
+    def position(self, **terms) -> np.ndarray:
+        """A position set up in the game's own terms (its ``positions`` module documents them): a batch of one.
+
+        The record is validated (``validate``) before it is returned, so ``step`` accepts it.
+
+        Raises:
+            NotImplementedError: the game has no position builder.
+            ValueError, TypeError: unknown or impossible terms (the builder's own errors, or ``validate``'s).
+        """
+        if self.position_fn is None:
+            raise NotImplementedError(f"{self.name} has no position builder")
+        states = self.position_fn(**terms)
+        self.validate(states)
+        return states
+
+    def script(self, states: np.ndarray, outcomes, then: str = "error") -> None:
+        """Script the next chance outcomes of every game in ``states``, in the rules' terms (``core.chance``).
+
+        ``outcomes``: ``(kind, outcome)`` pairs, e.g. ``[("die", 6), ("die", 2)]`` (kinds: ``chance_kinds``;
+        a game with one kind also takes bare outcomes). They replace any earlier script and are used in the
+        order the rules draw. ``then="error"``: a later step that needs one more draw raises ``ValueError``
+        and changes nothing; ``then="random"``: the generator answers after the script.
+
+        Raises:
+            ValueError: an unknown kind, an impossible outcome, more outcomes than a record can queue.
+        """
+        self._check_states(states, writeable=True)
+        values = chance.encode_script(self.chance_kinds, outcomes, self.name)
+        chance.write_script(states, values, then, self.name)
+
     def init_batch(self, batch_size: int, seed: int = 0, offset: int = 0, **options) -> np.ndarray:
         """``batch_size`` fresh games: game ``i`` is seeded from ``(seed, offset + i)``."""
         for what, value in (("batch_size", batch_size), ("offset", offset)):
@@ -221,6 +266,8 @@ class Game:
         The actions of finished games (ended, or at the decision cap) are ignored:
         the kernels leave them alone (``core.kernels.finished``), also on the
         fast path ``check=False`` for callers that sampled from the mask.
+        With ``check``, a step that needs more chance outcomes than a game's
+        script holds (``script`` with ``then="error"``) is a ``ValueError`` too.
 
         ``masks``: an int8 ``(B, n_actions)`` buffer that receives the legal
         masks of the new position, as ``legal_mask(states, out=masks)`` would
@@ -235,7 +282,55 @@ class Game:
             actions = np.asarray(actions, np.int64)
             self.step_kernel(states, actions.reshape(1) if actions.ndim == 0 else actions, out)
             return
-        self.step_kernel(states, checks.check_actions(self, states, actions), out)
+        self.step_checked_chance(states, checks.check_actions(self, states, actions), out)
+
+    def step_with_events(self, states: np.ndarray, actions) -> list:
+        """``step`` (checked), returning what happened in each game: a list of ``core.eventlog.Event`` per game.
+
+        The first call compiles the kernels once more for the logged records (``core.eventlog``); plain
+        ``step`` never pays for events. Raises as ``step`` does (nothing changes), and ``NotImplementedError``
+        for a game that reports no events.
+        """
+        if self.event_kinds is None:
+            raise NotImplementedError(f"{self.name} reports no events yet")
+        self._check_states(states, writeable=True)
+        return self.step_logged(states, checks.check_actions(self, states, actions), NO_MASKS)
+
+    def step_logged(self, states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> list:
+        """``step_checked_chance`` on logged copies of ``states`` (``core.eventlog``): the events of each game.
+
+        A step that writes more events than the buffer holds is run again, from the same records, with room.
+        """
+        capacity = eventlog.DEFAULT_CAPACITY
+        while True:
+            trial = eventlog.to_logged(states, capacity)
+            self.step_checked_chance(trial, actions, masks)
+            written = trial["n_events"]
+            if (written <= capacity).all():
+                break
+            capacity = int(written.max())
+        eventlog.from_logged(trial, states)
+        return [self.event_kinds.decode(trial["events"][b, :written[b]], int(states["num_players"][b]))
+                for b in range(len(states))]
+
+    def step_checked_chance(self, states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
+        """``step_kernel``, undone with a ``ValueError`` if a game drew past a script that had to last
+        (``core.chance``); ``masks`` is then left as it was too."""
+        scripted = states["n_forced"] > 0
+        if not scripted.any():
+            self.step_kernel(states, actions, masks)
+            return
+        before, masks_before = states[scripted].copy(), masks[scripted].copy() if len(masks) else None
+        self.step_kernel(states, actions, masks)
+        over = chance.ran_out(states)
+        if over.any():
+            states[scripted] = before
+            if masks_before is not None:
+                masks[scripted] = masks_before
+            b = int(np.flatnonzero(over)[0])
+            raise ValueError(f"{self.name} game {b}: the step needs more chance outcomes than were scripted "
+                             f"(the script ran out); no game was changed. Script more with Game.script, or "
+                             f"pass then='random' to let the generator answer after the script")
 
     def observe(self, states: np.ndarray, seats=None, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)`` float32 observations of ``seats`` (default: the seat to act)."""

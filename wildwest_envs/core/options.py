@@ -223,6 +223,19 @@ def max_decisions_option(default: int, slot: int, high: int = 2**31 - 1, section
                   doc="decision cap: the game is truncated after this many decisions")
 
 
+RANDOM_START = -1  # kernel code of start_player=None
+
+
+def start_player_option(slot: int, section: str) -> Option:
+    """``start_player``: the seat that starts the game, or ``None`` to draw it as the rules do."""
+    return Option("start_player", None, optional(integer(0, _last_seat), RANDOM_START), slot=slot, section=section,
+                  doc="the start player (None: drawn at random)")
+
+
+def _last_seat(parsed: dict) -> int:
+    return parsed["num_players"] - 1
+
+
 def sequence(name: str, value) -> list:
     """``value`` as a list, or ``ValueError`` if it is a string or not iterable."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):

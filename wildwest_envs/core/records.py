@@ -4,13 +4,16 @@ A record holds what a game is made of: the game and its version (the registered
 name, e.g. ``"colt_express_v0"``), every option (defaults filled in), the 64-bit
 generator state ``init`` dealt it from, and every action with the seat that chose
 it and its name; for people, the names of the agents in the seats and the result.
-Chance is not stored: it is drawn from the record's generator, so the seed and the
-actions replay the same dice, cards and draws (``Game.reseed`` / a determinizer
-change the generator, so a record is only written by play that did neither)::
+Chance is drawn from the record's generator, so the seed and the actions replay
+the same dice, cards and draws (``Game.reseed`` / a determinizer change the
+generator, so a record is only written by play that did neither); outcomes a
+researcher scripted (``Game.script``) are stored as ``chance``: before action
+``at``, the outcomes and how the script ends (``core.chance``)::
 
     {"format": "wildwest_envs.game_record/1", "game": "colt_express_v0", "library": "0.1.0",
      "options": {"num_players": 3, ...}, "seed": 1234567890123,
      "players": ["heuristic", "random", "random"],
+     "chance": [[0, [["die", 6], ["die", 2]], "error"]],
      "actions": [[0, 17, "play MOVE"], [1, 3, "play FIRE"], ...],
      "result": {"scores": [250, 0, 500], "winners": [2], "truncated": false, "decisions": 214}}
 
@@ -48,6 +51,8 @@ class GameRecord:
         players: the agent in each seat, for people (may be empty).
         result: ``scores``, ``winners``, ``truncated`` and ``decisions`` of the finished game (may be empty).
         library: the ``wildwest_envs`` version that wrote it.
+        chance: scripted outcomes, ``(at, ((kind, outcome), ...), then)``: ``Game.script(states, outcomes,
+            then)`` before action ``at`` (``len(actions)``: after the last one).
     """
 
     game: str
@@ -58,6 +63,7 @@ class GameRecord:
     players: tuple[str, ...] = ()
     result: dict = field(default_factory=dict)
     library: str = ""
+    chance: tuple = ()
 
     def to_json(self) -> str:
         """The record as JSON text (one line per action)."""
@@ -65,6 +71,8 @@ class GameRecord:
                                zip(self.actions, self.names or [""] * len(self.actions)))
         head = {"format": FORMAT, "game": self.game, "library": self.library, "options": self.options,
                 "seed": self.seed, "players": list(self.players), "result": self.result}
+        if self.chance:
+            head["chance"] = [[at, [list(o) for o in outcomes], then] for at, outcomes, then in self.chance]
         return json.dumps(head, indent=1)[:-2] + f',\n "actions": [\n  {actions}\n ]\n}}\n'
 
     def save(self, path: str | Path) -> Path:
@@ -100,7 +108,8 @@ class GameRecord:
         if not isinstance(players, list) or not isinstance(result, dict):
             raise ValueError("game record: 'players' must be a list and 'result' an object")
         return cls(data["game"], data["options"], data["seed"], tuple(actions), tuple(names),
-                   tuple(str(p) for p in players), result, str(data.get("library", "")))
+                   tuple(str(p) for p in players), result, str(data.get("library", "")),
+                   _parse_chance(data.get("chance", []), len(actions)))
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
@@ -109,6 +118,23 @@ class GameRecord:
         if path.stat().st_size > MAX_RECORD_BYTES:
             raise ValueError(f"{path}: a game record larger than {MAX_RECORD_BYTES} bytes is refused")
         return cls.from_json(path.read_text())
+
+
+def _parse_chance(entries, n_actions: int) -> tuple:
+    """The ``chance`` entries of a record's JSON, checked for shape (the outcomes are checked by replay)."""
+    if not isinstance(entries, list):
+        raise ValueError("game record: 'chance' must be a list of [at, outcomes, then]")
+    parsed = []
+    for i, entry in enumerate(entries):
+        shaped = (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int)
+                  and not isinstance(entry[0], bool) and 0 <= entry[0] <= n_actions and isinstance(entry[1], list)
+                  and isinstance(entry[2], str)
+                  and all(isinstance(o, list) and len(o) == 2 and isinstance(o[0], str) for o in entry[1]))
+        if not shaped:
+            raise ValueError(f"game record: chance entry {i} must be [at 0..{n_actions}, [[kind, outcome], ...], "
+                             f"then], got {entry!r}")
+        parsed.append((entry[0], tuple((k, v) for k, v in entry[1]), entry[2]))
+    return tuple(parsed)
 
 
 def json_options(options: dict) -> dict:
@@ -131,23 +157,39 @@ def result_of(game, state) -> dict:
             "truncated": bool(game.truncated(one)[0]), "decisions": int(one["n_decisions"][0])}
 
 
-def make_record(game, seed: int, options: dict, actions, players=(), final_state=None) -> GameRecord:
+def make_record(game, seed: int, options: dict, actions, players=(), final_state=None, chance=()) -> GameRecord:
     """The record of a game dealt from ``seed`` with ``options`` and played by ``actions`` ``(seat, id)``.
 
-    The action names are read by replaying (so ``actions`` must be the game's); ``final_state``, when given,
-    adds the result.
+    ``chance``: the scripts applied during play, ``(at, outcomes, then)`` (``GameRecord.chance``). The action
+    names are read by replaying (so ``actions`` must be the game's); ``final_state``, when given, adds the result.
     """
     from wildwest_envs import __version__
 
     options = json_options(game.parse_options(**options))
+    chance = tuple((int(at), tuple((str(k), int(v)) for k, v in _named(game, outcomes)), str(then))
+                   for at, outcomes, then in chance)
     names = []
     states = game.init(np.array([seed], dtype=np.uint64), **options)
-    for _, action in actions:
+    for i, (_, action) in enumerate(actions):
+        _script_before(game, states, chance, i)
         names.append(game.action_to_string(states[0], int(action)))
         game.step(states, [int(action)])
     result = result_of(game, final_state) if final_state is not None else {}
     return GameRecord(game.name, options, int(seed), tuple((int(s), int(a)) for s, a in actions), tuple(names),
-                      tuple(players), result, __version__)
+                      tuple(players), result, __version__, chance)
+
+
+def _named(game, outcomes) -> list:
+    """Script outcomes as ``(kind, outcome)`` pairs (a game with one kind takes bare outcomes too)."""
+    only = game.chance_kinds[0].name if len(game.chance_kinds) == 1 else None
+    return [o if isinstance(o, tuple) and len(o) == 2 else (only, o) for o in outcomes]
+
+
+def _script_before(game, states: np.ndarray, chance: tuple, i: int) -> None:
+    """Apply the record's scripts that come before action ``i``."""
+    for at, outcomes, then in chance:
+        if at == i:
+            game.script(states, list(outcomes), then)
 
 
 def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> np.ndarray:
@@ -169,6 +211,10 @@ def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> 
     states = game.init(np.array([record.seed], dtype=np.uint64), **record.options)
     history = [states.copy()] if every_state else None
     for i, (seat, action) in enumerate(record.actions):
+        try:
+            _script_before(game, states, record.chance, i)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"record chance before action {i}: {error}") from None
         if game.finished(states)[0]:
             raise ValueError(f"record action {i}: the game is already over")
         if seat != int(states["current"][0]):
@@ -179,6 +225,7 @@ def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> 
             raise ValueError(f"record action {i}: {error}") from None
         if every_state:
             history.append(states.copy())
+    _script_before(game, states, record.chance, len(record.actions))  # a script for the action to come
     if record.result:
         replayed = result_of(game, states[0])
         differs = {k: (record.result[k], replayed[k]) for k in replayed if k in record.result

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.chance import Chance, die
 from ..core.game import Game
 from ..core.kernels import NO_MASKS, dual
 from . import invariants, names, observation, render, rules
@@ -22,6 +23,9 @@ from .options import make_options
 from .state import state_dtype
 
 SCORE_SCALE = 100.0  # reward_mode="score": balance / 100
+# chance in play (§11.3): dice (the start roll-off, build and race dice), and uniform_int(m), the draw that
+# orders m tied seats (0..m-1, reduced modulo m: §7.8)
+CHANCE_KINDS = (die(), Chance("tie", MAX_PLAYERS, 0, "uniform_int(m): the next place among m tied seats, 0..m-1"))
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,7 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
         invariant_messages=invariants.INVARIANT_MESSAGES,
         score_scale=SCORE_SCALE,
         information="perfect",  # Rail hides nothing but future dice (§10.1)
+        chance_kinds=CHANCE_KINDS,
     )
     return game
 

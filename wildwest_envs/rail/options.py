@@ -30,6 +30,7 @@
 | ``auto_forced`` | True | bool (the spec's ``auto_forced_actions``, still accepted) | §11.4 |
 | ``max_decisions`` | 50,000 | int 1..2^31-1: the spec's ``max_env_steps`` (library truncation) | §11.4 |
 | ``expert`` | False | bool: the default of the three expert rules | §9 |
+| ``start_player`` | None | None (the roll-off of §5) or a seat 0..N-1 (no roll-off) | §5 |
 
 ``expert=True`` switches on co-building, international lines and races and the
 flat usage fee (the rulebook's rules for experienced players) unless they are
@@ -43,14 +44,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.options import (Option, OptionTable, auto_forced_option, boolean, check_integer, choice, integer,
-                             max_decisions_option)
+                             max_decisions_option, start_player_option)
 from .data import (DEFAULT_PRIZES, END_MODES, END_POINTS, EXTENSION_MODES, MAX_DECISIONS, MAX_PLAYERS, MAX_PRIZES,
                    MIN_PLAYERS, N_OPTION_VALUES, OPT_AUTO_FORCED, OPT_AVOID_REPEAT, OPT_BONUS, OPT_BUILD_DICE,
                    OPT_BUILD_ROUNDS, OPT_COOP, OPT_DISTINCT_DIRS, OPT_EARLY_END, OPT_END_MODE, OPT_EXT_10PCT,
                    OPT_EXT_CAP, OPT_EXT_MODE, OPT_FEE_CAP, OPT_FEE_PER_STEP, OPT_FERRIES, OPT_FLAT_FEE,
                    OPT_INTERNATIONAL, OPT_INTL_EVERY, OPT_MAX_DECISIONS, OPT_MAX_RACES, OPT_N_CANDIDATES,
                    OPT_N_PRIZES, OPT_NUM_PLAYERS, OPT_PRIZES, OPT_RACE_MIN_DISTANCE, OPT_RACES_TOTAL,
-                   OPT_RESOLUTION, OPT_SHARED_ROLL, OPT_TARGET, POINTS_TARGET, RESOLUTIONS, START_RULES)
+                   OPT_RESOLUTION, OPT_SHARED_ROLL, OPT_START_PLAYER, OPT_TARGET, POINTS_TARGET, RESOLUTIONS,
+                   START_RULES)
 from .maps import RailMap
 
 
@@ -152,6 +154,7 @@ def make_options(rail_map: RailMap) -> OptionTable:
         auto_forced_option(True, OPT_AUTO_FORCED, "§11.4", aliases=("auto_forced_actions",)),
         max_decisions_option(MAX_DECISIONS, OPT_MAX_DECISIONS, section="§11.4"),
         Option("expert", False, boolean(), doc="the default of the three expert rules", section="§9"),
+        start_player_option(OPT_START_PLAYER, "§5"),
     ), parse_first=("num_players", "expert"))
 
 

@@ -62,7 +62,7 @@ from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, 
                    OPT_AVOID_REPEAT, OPT_BONUS, OPT_BUILD_DICE, OPT_BUILD_ROUNDS, OPT_COOP, OPT_DISTINCT_DIRS,
                    OPT_EARLY_END, OPT_END_MODE, OPT_EXT_10PCT, OPT_EXT_CAP, OPT_EXT_MODE, OPT_FEE_CAP,
                    OPT_FEE_PER_STEP, OPT_FERRIES, OPT_FLAT_FEE, OPT_INTERNATIONAL, OPT_INTL_EVERY, OPT_MAX_DECISIONS,
-                   OPT_MAX_RACES, OPT_N_CANDIDATES, OPT_N_PRIZES, OPT_NUM_PLAYERS, OPT_PRIZES,
+                   OPT_MAX_RACES, OPT_N_CANDIDATES, OPT_N_PRIZES, OPT_NUM_PLAYERS, OPT_PRIZES, OPT_START_PLAYER,
                    OPT_RACE_MIN_DISTANCE, OPT_RACES_TOTAL, OPT_RESOLUTION, OPT_SHARED_ROLL, OPT_TARGET, MAX_PRIZES)
 from .maps import HX_STEP, M_D_MAX, ST_A, ST_B
 from .races import compute_candidates, generate_race, resolve_race, roll_both, roll_build
@@ -207,7 +207,8 @@ def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
     at the decision cap) is left alone."""
     if not finished(state):
         if action == START:
-            _roll_start_player(state)
+            if state["start_player"] < 0:  # not given by the option start_player
+                _roll_start_player(state)
             _run(state, mp, np.int64(K_BEGIN_ROUND))
         else:
             state["n_decisions"] += 1
@@ -251,6 +252,7 @@ def _set_options(state, o: np.ndarray, mp) -> None:
     state["distinct_dirs"] = o[OPT_DISTINCT_DIRS] != 0
     state["auto_forced"] = o[OPT_AUTO_FORCED] != 0
     state["max_decisions"] = o[OPT_MAX_DECISIONS]
+    state["start_player"] = o[OPT_START_PLAYER]  # -1: START rolls for it (§5)
 
 
 @njit(cache=True)

@@ -41,7 +41,14 @@ unchanged.
 every seat reference relative, §12); the game has no hidden information, so
 only the generator and the die queue stay out of view. The layout is
 ``way_out_west_v0.GAME.obs_layout`` (named slices, documented in
-``wildwest_envs.way_out_west.observation``).
+``wildwest_envs.way_out_west.observation``); ``GAME.obs_layout.decode(vec)``
+gives every field in the game's terms (cash, cowboys, owners, round, bids...),
+counts as the integers of the game record.
+
+**Positions**: ``GAME.position(num_players=3, seed=0, turn=1, cowboys={...},
+buildings={...}, cash=[...], round=..., decision="action")`` builds a valid
+position in the game's own terms (``wildwest_envs.way_out_west.positions``,
+which also offers ``place`` to edit one and ``play`` to play on).
 
 **Termination**: after the income of round R (§11.1); the final VP decide
 (ties: money, then B&T counters on the board, then shared). ``infos`` then hold

@@ -14,8 +14,10 @@ redraw.
 
 from __future__ import annotations
 
+from ..core.chance import die
 from ..core.game import Game
 
 SCORE_SCALE = 20.0  # reward_mode="score": VP / 20 (§14)
 
-GAME = Game.from_package("way_out_west_v0", __package__, score_scale=SCORE_SCALE, information="perfect")
+GAME = Game.from_package("way_out_west_v0", __package__, score_scale=SCORE_SCALE, information="perfect",
+                         chance_kinds=(die(),))  # gunfight volleys and the loot roll (§13.3)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.chance import SCRIPT_END
 from .data import (ALLOWED_ROUNDS, BANK, BOX_MIN_PLAYERS, BUILDING_SPACES, CORRALS, DEC_AUCTION_BID,
                    DEC_CHOOSE_ACTION, DEC_NONE, DEC_RETREAT_DESTINATION, DEC_SETUP_PLACE_COWBOY,
                    DEC_WANTED_STEAL, DIE_SIDES, JAIL, LAST_TOWN, MAX_AUCTION_DECISIONS, MAX_PLAYERS, MAX_VOLLEYS,
@@ -62,7 +63,8 @@ INVARIANT_MESSAGES: tuple[str, ...] = (
     "setup inconsistent: placements outside 0..3N-1 or not the placing seat's turn (§4 step 4)",
     "gunfight inconsistent: sides do not match the board, a bad volley number, or a bad retreat (§9)",
     "pending action inconsistent: box, towns, target or defender out of range (§13.2)",
-    "die queue inconsistent: 0 <= forced_pos <= n_forced <= 64 and values 0..5 (§13.3)",
+    "die queue inconsistent: 0 <= forced_pos <= n_forced <= 64 and values 0..5, or -1 closing a script "
+    "(§13.3, core.chance)",
     "n_decisions is negative or beyond max_decisions",
 )
 (_E_OPTIONS, _E_FLOW, _E_ROUND, _E_ORDER, _E_COWBOYS, _E_CATTLE, _E_BT, _E_CAPACITY, _E_FRONTIER, _E_FARMERS,
@@ -358,7 +360,7 @@ def _dice_ok(s: np.void) -> bool:
     if pos < 0 or pos > n_forced or n_forced > N_DIE_QUEUE:
         return False
     for i in range(N_DIE_QUEUE):
-        if s["forced"][i] < 0 or s["forced"][i] >= DIE_SIDES:
+        if s["forced"][i] < SCRIPT_END or s["forced"][i] >= DIE_SIDES:
             return False
     return True
 
@@ -381,7 +383,7 @@ _RANGES = {  # field: (low, high) allowed for every entry, checked before any ke
     "gf_volley": (0, MAX_VOLLEYS), "sheriff_side": (0, 2), "a_cow": (0, N_COWBOYS), "a_sher": (0, 1),
     "d_cow": (0, N_COWBOYS), "d_virt": (0, 1), "d_sher": (0, 1), "d_farm": (0, 1), "retreat_left": (0, 3),
     "retreat_used": (0, (1 << N_TOWNS) - 1), "n_forced": (0, N_DIE_QUEUE), "forced_pos": (0, N_DIE_QUEUE),
-    "forced": (0, DIE_SIDES - 1), "cash": (0, 2**31 - 1), "bid": (0, 2**31 - 1), "high_bid": (0, 2**31 - 1),
+    "forced": (SCRIPT_END, DIE_SIDES - 1), "cash": (0, 2**31 - 1), "bid": (0, 2**31 - 1), "high_bid": (0, 2**31 - 1),
     "max_decisions": (1, 2**31 - 1), "n_decisions": (0, 2**31 - 1),
 }
 

@@ -29,6 +29,26 @@ Fields (``OBS``, sizes as declared)::
 Scaling: money / ``MONEY_SCALE`` ($50), cowboys and supplies / 9, cattle in a
 town / 7, counts of B&T supplies / 3; flags 0/1.
 
+Natural scales (``OBS.decode(vec)``, ``core.layout``): every field declares how
+its floats read, so ``decode`` gives each one in the game's terms, counts as the
+integers of the record (every scale is linear: nothing is clipped or squashed).
+One-hots decode to the index of their 1, -1 when none is set, so a few read with
+an offset from the record: ``round`` is round - 1, ``num_players`` is N - 3,
+``lap`` is the record's lap (0 or 1), ``sheriff_side`` is 0 attacker / 1
+defender (-1: none); the owner one-hots (``towns`` part ``<type>_owner``) and
+``auction`` part ``high_bidder`` are 0 for nobody and 1 + the relative seat.
+Every other seat one-hot is the relative seat itself, -1 for none. Parts::
+
+    towns      cowboys[5], cattle[5] (per relative seat), stagecoach_owner .. jail_owner,
+               farmers, size, free_corrals, free_spaces, open, sheriff
+    seats      present, cash, cowboy_supply, cattle_supply, bt_supply[6], farmer_unused, wanted,
+               turn_position, bidding_position, bid, bidding, turns_used, vp, income
+    boxes      inactive, free, user (relative seat)
+    auction    high_bid, high_bidder, decisions
+    pending    box, town1, town2, target, defender (relative seat)
+    gunfight   active, town, attacker, defender, target, a_cow, a_sher, d_cow, d_virt, d_sher,
+               d_farm, volley, sheriff_side, retreat_seat, retreat_left, retreat_used[5]
+
 Decisions where the spec leaves the encoding open:
 
 * Two derived public facts per seat help learners and heuristics: ``SEAT_VP``,
@@ -47,10 +67,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.layout import Layout
-from .data import (BOX_MIN_PLAYERS, BUILDING_SPACES, CORRALS, JAIL, MAX_AUCTION_DECISIONS, MAX_PLAYERS, MAX_ROUNDS,
-                   MAX_VOLLEYS, MIN_PLAYERS, N_BOXES, N_BT, N_COWBOYS, N_DECISION_TYPES, N_PER_BT_TYPE,
-                   N_TARGETS, N_TOWNS, N_WANTED, PHASE_ACTIONS, PHASE_AUCTION, SIDE_ATTACKER, SIDE_DEFENDER)
+from ..core.layout import Layout, count, flag, onehot
+from .data import (BOX_MIN_PLAYERS, BT_KEYS, BUILDING_SPACES, CORRALS, JAIL, MAX_AUCTION_DECISIONS, MAX_PLAYERS,
+                   MAX_ROUNDS, MAX_VOLLEYS, MIN_PLAYERS, N_ACTION_MARKERS, N_BOXES, N_BT, N_COWBOYS, N_DECISION_TYPES,
+                   N_PER_BT_TYPE, N_TARGETS, N_TOWNS, N_WANTED, PHASE_ACTIONS, PHASE_AUCTION, SIDE_ATTACKER,
+                   SIDE_DEFENDER)
 from .pieces import cattle_in_town, town_size
 from .scoring import income_of, victory_points
 from .state import NOBODY
@@ -133,11 +154,36 @@ GUNFIGHT_SIZE = GF_RETREAT_USED + N_TOWNS  # 44
 
 N_PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1  # 3
 
+# how each column reads at its natural scale (``OBS.decode``, module docstring), in column order
+TOWN_PARTS = (count("cowboys", COUNT_SCALE, MAX_PLAYERS), count("cattle", CATTLE_SCALE, MAX_PLAYERS),
+              *(onehot(f"{key}_owner", OWNER_COLUMNS) for key in BT_KEYS), count("farmers", MAX_PLAYERS),
+              count("size", MAX_SPACES), count("free_corrals", MAX_CORRALS), count("free_spaces", MAX_SPACES),
+              flag("open"), flag("sheriff"))
+SEAT_PARTS = (flag("present"), count("cash", MONEY_SCALE), count("cowboy_supply", COUNT_SCALE),
+              count("cattle_supply", COUNT_SCALE), count("bt_supply", BT_SUPPLY_SCALE, N_BT), flag("farmer_unused"),
+              count("wanted", N_WANTED), onehot("turn_position", MAX_PLAYERS), onehot("bidding_position", MAX_PLAYERS),
+              count("bid", MONEY_SCALE), flag("bidding"), count("turns_used", N_ACTION_MARKERS),
+              count("vp", VP_SCALE), count("income", MONEY_SCALE))
+BOX_PARTS = (flag("inactive"), flag("free"), onehot("user", MAX_PLAYERS))
+AUCTION_PARTS = (count("high_bid", MONEY_SCALE), onehot("high_bidder", 1 + MAX_PLAYERS),
+                 count("decisions", MAX_AUCTION_DECISIONS))
+PENDING_PARTS = (onehot("box", N_BOXES), onehot("town1", N_TOWNS), onehot("town2", N_TOWNS),
+                 onehot("target", N_TARGETS), onehot("defender", MAX_PLAYERS))
+GUNFIGHT_PARTS = (flag("active"), onehot("town", N_TOWNS), onehot("attacker", MAX_PLAYERS),
+                  onehot("defender", MAX_PLAYERS), onehot("target", N_TARGETS), count("a_cow", COUNT_SCALE),
+                  flag("a_sher"), count("d_cow", COUNT_SCALE), flag("d_virt"), flag("d_sher"), flag("d_farm"),
+                  count("volley", MAX_VOLLEYS), onehot("sheriff_side", 2), onehot("retreat_seat", MAX_PLAYERS),
+                  count("retreat_left", RETREAT_SCALE), flag("retreat_used", N_TOWNS))
+
 OBS = Layout(
-    ("round", MAX_ROUNDS), ("rounds_left", 1), ("num_players", N_PLAYER_COUNTS), ("decision", N_DECISION_TYPES),
-    ("acting_seat", MAX_PLAYERS), ("lap", 2), ("frontier", N_TOWNS), ("wanted_supply", 1),
-    ("towns", (N_TOWNS, TOWN_COLUMNS)), ("seats", (MAX_PLAYERS, SEAT_COLUMNS)), ("boxes", (N_BOXES, BOX_COLUMNS)),
-    ("auction", AUCTION_SIZE), ("pending", PENDING_SIZE), ("gunfight", GUNFIGHT_SIZE),
+    ("round", MAX_ROUNDS, onehot("round", MAX_ROUNDS)), ("rounds_left", 1, count("rounds_left", MAX_ROUNDS)),
+    ("num_players", N_PLAYER_COUNTS, onehot("num_players", N_PLAYER_COUNTS)),
+    ("decision", N_DECISION_TYPES, onehot("decision", N_DECISION_TYPES)),
+    ("acting_seat", MAX_PLAYERS, onehot("acting_seat", MAX_PLAYERS)), ("lap", 2, onehot("lap", 2)),
+    ("frontier", N_TOWNS, onehot("frontier", N_TOWNS)), ("wanted_supply", 1, count("wanted_supply", N_WANTED)),
+    ("towns", (N_TOWNS, TOWN_COLUMNS), TOWN_PARTS), ("seats", (MAX_PLAYERS, SEAT_COLUMNS), SEAT_PARTS),
+    ("boxes", (N_BOXES, BOX_COLUMNS), BOX_PARTS), ("auction", AUCTION_SIZE, AUCTION_PARTS),
+    ("pending", PENDING_SIZE, PENDING_PARTS), ("gunfight", GUNFIGHT_SIZE, GUNFIGHT_PARTS),
 )
 OBS_SIZE = OBS.size
 _ROUND = OBS.start("round")

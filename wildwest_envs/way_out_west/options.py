@@ -19,13 +19,11 @@ slots.
 
 from __future__ import annotations
 
-from ..core.options import Option, OptionTable, auto_forced_option, integer, is_integer, max_decisions_option, optional
+from ..core.options import (Option, OptionTable, auto_forced_option, integer, is_integer, max_decisions_option,
+                            start_player_option)
 from .data import (ALLOWED_ROUNDS, DEFAULT_ROUNDS, DIE_SIDES, MAX_DECISIONS, MAX_PLAYERS, MIN_PLAYERS, N_DIE_QUEUE,
                    N_OPTION_VALUES, OPT_AUTO_FORCED, OPT_DICE, OPT_MAX_DECISIONS, OPT_N_DICE, OPT_NUM_PLAYERS,
                    OPT_NUM_ROUNDS, OPT_START_PLAYER)
-
-RANDOM_START = -1  # kernel code of start_player=None
-
 
 def _parse_rounds(name: str, value, parsed: dict) -> int:
     if not is_integer(value) or int(value) not in ALLOWED_ROUNDS:
@@ -46,17 +44,12 @@ def _parse_dice(name: str, values, parsed: dict) -> tuple:
     return tuple(int(d) for d in dice)
 
 
-def _last_seat(parsed: dict) -> int:
-    return parsed["num_players"] - 1
-
-
 OPTIONS = OptionTable("Way Out West", size=N_OPTION_VALUES, options=(
     Option("num_players", MIN_PLAYERS, integer(MIN_PLAYERS, MAX_PLAYERS), slot=OPT_NUM_PLAYERS, doc="players",
            section="§4"),
     Option("num_rounds", DEFAULT_ROUNDS, _parse_rounds, slot=OPT_NUM_ROUNDS,
            accepts=", ".join(str(r) for r in ALLOWED_ROUNDS), doc="rounds of the game", section="§4"),
-    Option("start_player", None, optional(integer(0, _last_seat), RANDOM_START), slot=OPT_START_PLAYER,
-           doc="the start player (None: drawn at random)", section="§4"),
+    start_player_option(OPT_START_PLAYER, "§4"),
     Option("preset_dice", (), _parse_dice, slot=OPT_DICE, width=N_DIE_QUEUE, count_slot=OPT_N_DICE,
            accepts=f"up to {N_DIE_QUEUE} die values 1..{DIE_SIDES}",
            doc="dice rolled before the generator's", section="§13.3"),

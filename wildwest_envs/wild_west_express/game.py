@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.chance import die
 from ..core.game import Game
 from .data import CAP_SCORING_DRAW
 
@@ -19,4 +20,4 @@ def _no_result(states: np.ndarray) -> np.ndarray:
 
 
 GAME = Game.from_package("wild_west_express_v0", __package__, score_scale=1.0, capped_fn=_capped,
-                         no_result_fn=_no_result)
+                         no_result_fn=_no_result, chance_kinds=(die(),))  # the dice of §8-§10

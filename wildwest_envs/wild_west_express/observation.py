@@ -46,6 +46,35 @@ Cargo (13 entries per cargo slot, §4.1): goods 0..8, passenger picked up in
 zone 0..2 (entries 9..11, the cargo code of ``data``), empty (12). The second
 cargo slot of a small train does not exist and is all zero.
 
+Natural scales (``OBS.decode(row)``, ``core.layout``): every field declares how
+its floats read in the game's terms, at the scale the kernel divides by, so
+counts come back as the record's integers::
+
+    decision_type      decision: the DEC_* code, -1 when the game is over
+    move_train         train: slot 0..5 or -1;  desperado: index 0..2 or -1;  sheriff: index 0..1 or -1
+    steps_left         steps (x 18);  first_step: flag;  card_left: placements (x 2);  drawn_card: card id or -1
+    dice               faces (a, b, c, x 6), small_move, large_move, desperado_move (x 18)
+    game               round_share, num_players (2..5), victory_target (x 11)
+    seats              present, active, start_player (flags), cash ($, x 1000), vp_share, stations (x 6),
+                       small_trains (x 4), large_trains (x 2), desperados (x 3), cards (x 5), dynamite_bought (x 3)
+    city_owner         owner: seat offset 0..4, -1 unowned
+    space_static       marked: one flag per plane and space (planes in the order of the table above)
+    dynamite           flag per space;  sheriffs: space of each sheriff, -1 off the board
+    desperados, trains_small, trains_large, cargo_tokens    counts per seat offset and space
+    own_trains         exists, large, wait (count), debt, moved, armed, space, came_from (-1 free),
+                       cargo_0, cargo_1 (entry 0..12 as above, -1 for a slot the train lacks)
+    other_trains       the same flags, bound_cards (x 5), cargo_0, cargo_1, space, came_from (x 313), free
+    own_desperados     exists, space (-1 absent);  own_cards: held flag per card id
+    own_card_trains    train: the slot card 0..5 is bound to, -1 when not held
+    competitions       card: card id or -1, countdown_share;  deck: size, never_drawn (x 52)
+
+Three values are stored relative to a number the row does not hold at a fixed
+scale, so they decode as ``real`` fractions, not counts: ``round_share`` =
+round / ``max_rounds`` (an option), ``vp_share`` = VP / victory target (the
+target decodes from ``game``: VP = round(vp_share x victory_target)), and
+``countdown_share`` = countdown / (``competition_expiry_rounds`` x N), 0 when
+expiry is off. No kernel clips or squashes a value.
+
 Decisions where the spec is silent (or leaves the encoding open):
 
 * The §16.4 slices ``context`` (66) and ``own_cards`` (88) are split into
@@ -95,7 +124,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.layout import Layout
+from ..core.layout import Layout, count, flag, onehot, real
 from .data import (CARGO_EMPTY, DEC_CARD_DYNAMITE_PLACE, DEC_CARD_DYNAMITE_REMOVE, DEC_CARD_HIDEOUT_CITY,
                    DEC_DESPERADO_STEP, DEC_REHIRE_TARGET, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DIE_SIDES, FREE,
                    IS_CITY, LIMIT_LARGE, LIMIT_SMALL, LIMIT_STATIONS, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS,
@@ -158,33 +187,47 @@ N_STATIC_PLANES = STATIC_ZONE + N_ZONES  # 7
 COMPETITION_COUNTDOWN = N_CARDS  # after the card id one-hot
 COMPETITION_COLUMNS = N_CARDS + 1  # 53
 
+# natural scales of the fields (``OBS.decode``, module docstring "Natural scales")
+_TRAIN_FLAGS = (flag("exists"), flag("large"), count("wait"), flag("debt"), flag("moved"), flag("armed"))
+_CARGO = (onehot("cargo_0", CARGO_COLUMNS), onehot("cargo_1", CARGO_COLUMNS))
+
 OBS = Layout(
-    ("decision_type", N_DECISION_TYPES),
-    ("move_train", MAX_TRAINS),
-    ("desperado", MAX_DESPERADOS),
-    ("steps_left", 1),
-    ("first_step", 1),
-    ("drawn_card", N_CARDS),
-    ("card_left", 1),
-    ("sheriff", N_SHERIFFS),
-    ("dice", 2 * N_DICE),
-    ("game", 2 + MAX_PLAYERS - MIN_PLAYERS + 1),
-    ("seats", (MAX_PLAYERS, SEAT_COLUMNS)),
-    ("city_owner", (N_CITIES, 1 + MAX_PLAYERS)),
-    ("space_static", (N_STATIC_PLANES, N_SPACES)),
-    ("dynamite", N_SPACES),
-    ("sheriffs", (N_SHERIFFS, N_SPACES)),
-    ("desperados", (MAX_PLAYERS, N_SPACES)),
-    ("trains_small", (MAX_PLAYERS, N_SPACES)),
-    ("trains_large", (MAX_PLAYERS, N_SPACES)),
-    ("cargo_tokens", (MAX_PLAYERS, N_SPACES)),
-    ("own_trains", (MAX_TRAINS, OWN_TRAIN_COLUMNS)),
-    ("other_trains", (MAX_PLAYERS - 1, MAX_TRAINS, OTHER_TRAIN_COLUMNS)),
-    ("own_desperados", (MAX_DESPERADOS, 1 + N_SPACES)),
-    ("own_cards", N_CARDS),
-    ("own_card_trains", (N_MOVE_CARDS, MAX_TRAINS)),
-    ("competitions", (N_COMPETITION_SLOTS, COMPETITION_COLUMNS)),
-    ("deck", 2),
+    ("decision_type", N_DECISION_TYPES, onehot("decision", N_DECISION_TYPES)),
+    ("move_train", MAX_TRAINS, onehot("train", MAX_TRAINS)),
+    ("desperado", MAX_DESPERADOS, onehot("desperado", MAX_DESPERADOS)),
+    ("steps_left", 1, count("steps_left", STEPS_SCALE)),
+    ("first_step", 1, flag("first_step")),
+    ("drawn_card", N_CARDS, onehot("card", N_CARDS)),
+    ("card_left", 1, count("card_left", PLACEMENTS_SCALE)),
+    ("sheriff", N_SHERIFFS, onehot("sheriff", N_SHERIFFS)),
+    ("dice", 2 * N_DICE, (count("faces", DIE_SIDES, width=N_DICE), count("small_move", STEPS_SCALE),
+                          count("large_move", STEPS_SCALE), count("desperado_move", STEPS_SCALE))),
+    ("game", 2 + MAX_PLAYERS - MIN_PLAYERS + 1,
+     (real("round_share"), onehot("num_players", MAX_PLAYERS - MIN_PLAYERS + 1, first=MIN_PLAYERS),
+      count("victory_target", TARGET_SCALE))),
+    ("seats", (MAX_PLAYERS, SEAT_COLUMNS),
+     (flag("present"), flag("active"), flag("start_player"), count("cash", MONEY_SCALE), real("vp_share"),
+      count("stations", LIMIT_STATIONS), count("small_trains", LIMIT_SMALL), count("large_trains", LIMIT_LARGE),
+      count("desperados", MAX_DESPERADOS), count("cards", CARD_COUNT_SCALE),
+      count("dynamite_bought", DYNAMITE_BOUGHT_SCALE))),
+    ("city_owner", (N_CITIES, 1 + MAX_PLAYERS), onehot("owner", 1 + MAX_PLAYERS, first=-1)),
+    ("space_static", (N_STATIC_PLANES, N_SPACES), flag("marked")),
+    ("dynamite", N_SPACES, flag("dynamite")),
+    ("sheriffs", (N_SHERIFFS, N_SPACES), onehot("space", N_SPACES)),
+    ("desperados", (MAX_PLAYERS, N_SPACES), count("desperados")),
+    ("trains_small", (MAX_PLAYERS, N_SPACES), count("trains")),
+    ("trains_large", (MAX_PLAYERS, N_SPACES), count("trains")),
+    ("cargo_tokens", (MAX_PLAYERS, N_SPACES), count("tokens")),
+    ("own_trains", (MAX_TRAINS, OWN_TRAIN_COLUMNS),
+     _TRAIN_FLAGS + (onehot("space", N_SPACES), onehot("came_from", N_SPACES)) + _CARGO),
+    ("other_trains", (MAX_PLAYERS - 1, MAX_TRAINS, OTHER_TRAIN_COLUMNS),
+     _TRAIN_FLAGS + (count("bound_cards", CARD_COUNT_SCALE),) + _CARGO
+     + (count("space", SPACE_SCALE), count("came_from", SPACE_SCALE), flag("free"))),
+    ("own_desperados", (MAX_DESPERADOS, 1 + N_SPACES), (flag("exists"), onehot("space", N_SPACES))),
+    ("own_cards", N_CARDS, flag("held")),
+    ("own_card_trains", (N_MOVE_CARDS, MAX_TRAINS), onehot("train", MAX_TRAINS)),
+    ("competitions", (N_COMPETITION_SLOTS, COMPETITION_COLUMNS), (onehot("card", N_CARDS), real("countdown_share"))),
+    ("deck", 2, (count("size", N_CARDS), count("never_drawn", N_CARDS))),
 )
 OBS_SIZE = OBS.size  # 15,744 (§16.4, §17.7)
 

@@ -17,6 +17,7 @@
 | ``cap_scoring`` | ``"vp"``, ``"draw"`` | ``"vp"`` |
 | ``auto_forced`` | bool | True |
 | ``max_decisions`` | int >= 1: engine decision cap (core truncation) | 2,000,000,000 |
+| ``start_player`` | None (drawn, §5 item 1) or a seat 0..N-1 (the deck is the seed's either way) | None |
 
 ``reward_mode`` (§14.5) belongs to the environment layer, not to the rules
 engine, and is not an option here. Upper bounds not in the spec come from the
@@ -28,12 +29,12 @@ competition_expiry_rounds <= 32767 / N so a countdown fits int16).
 from __future__ import annotations
 
 from ..core.options import (Option, OptionTable, auto_forced_option, boolean, choice, integer, max_decisions_option,
-                             optional)
+                             optional, start_player_option)
 from .data import (CAP_SCORING_DRAW, CAP_SCORING_VP, CASH_VP_PER_1200, CASH_VP_THRESHOLD, COMPETITION_EXPIRY_ROUNDS,
                    MAX_DECISIONS, MAX_PLAYERS, MIN_PLAYERS, N_OPTION_VALUES, OPT_ALLOW_HOLD_IN_CITY, OPT_ALT_DYNAMITE,
                    OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE,
                    OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE,
-                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_TWO_PLAYER_EXTRA_DESPERADO,
+                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_START_PLAYER, OPT_TWO_PLAYER_EXTRA_DESPERADO,
                    OPT_VICTORY_TARGET, PRICE_DYNAMITE_ALT, PRICE_EXTRA_GANG, TURN_CAP_ROUNDS)
 
 CASH_VP_MODES = {"per_1200": CASH_VP_PER_1200, "threshold": CASH_VP_THRESHOLD}
@@ -69,6 +70,7 @@ OPTIONS = OptionTable("Wild West Express", size=N_OPTION_VALUES, options=(
            doc="a game ended by the round cap is scored by victory points or is a draw", section="§14.4"),
     auto_forced_option(True, OPT_AUTO_FORCED, "§17.3"),
     max_decisions_option(MAX_DECISIONS, OPT_MAX_DECISIONS),
+    start_player_option(OPT_START_PLAYER, "§5"),
 ))
 OPTION_NAMES = OPTIONS.names
 parse_options = OPTIONS.parse

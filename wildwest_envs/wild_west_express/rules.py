@@ -64,6 +64,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_MASKS, finished
 from ..core.rng import draw_below
 from .arrival import pay_fee, settle_debts, unload, unload_legal
@@ -77,20 +78,21 @@ from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF,
                    N_CARGO, N_CITIES, N_SHERIFFS, N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY,
                    OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE,
                    OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE,
-                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_TWO_PLAYER_EXTRA_DESPERADO,
+                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_START_PLAYER, OPT_TWO_PLAYER_EXTRA_DESPERADO,
                    OPT_VICTORY_TARGET, PHASE_DESPERADO,
                    PHASE_MOVEMENT, PHASE_OVER, PHASE_PRE_ROLL, SPACE_SPECIAL, SPECIAL_STAR, SPECIAL_TELEGRAM,
                    T_ARMED_GUARDS, T_DYNAMITE_CRATE, T_FRIEND_OF_THE_LAW, T_HIDEOUT, T_LAND_GRANT, T_MAIL_RACE,
                    T_SUBSIDY_100, T_SUBSIDY_200, T_TRACK_CREW)
 from .desperados import can_rehire, nearest_stations, step_legal
+from .eventlog import EV_DICE_ROLLED
 from .dynamite import any_dynamite, any_dynamite_space, can_place_dynamite, explode, place_dynamite, \
     remove_dynamite
 from .pieces import bank_pays
 from .movement import can_hold, can_stop, next_space_legal, start_move, take_step
 from .preroll import any_pre_roll_option, apply_pre_roll, buy_station, mark_pre_roll
 from .scoring import score_seats, target_reached, tiebreak_seats
-from .setup import (apply_draft, apply_placement, clear_procedures, draft_seat, finish_setup, n_placements,
-                    placement_seat, setup_game)
+from .setup import (apply_draft, apply_placement, choose_start_player, clear_procedures, draft_seat, finish_setup,
+                    n_placements, placement_seat, setup_game)
 from .sheriffs import off_board_sheriff, place_sheriff, sheriff_space_legal
 from .state import LANDING_DONE, LANDING_NONE, NOBODY, RET_CARD, RET_LANDING, RET_PRE_ROLL
 from .telegrams import (card_playable, claim_competitions, count_down_competitions, draw_card,
@@ -158,6 +160,8 @@ def init_one(state: np.void, seed: np.uint64, options: np.ndarray) -> None:
                options[OPT_COMPONENT_LIMITS] != 0, options[OPT_ALLOW_HOLD_IN_CITY] != 0,
                options[OPT_COMPETITION_EXPIRY_ROUNDS], options[OPT_MAX_ROUNDS], options[OPT_CAP_SCORING],
                options[OPT_AUTO_FORCED] != 0, options[OPT_MAX_DECISIONS])
+    if options[OPT_START_PLAYER] >= 0:  # scripted: the draw was made, so the deck is the seed's either way
+        choose_start_player(state, options[OPT_START_PLAYER])
     _advance(state, np.int64(_K_DRAFT))
 
 
@@ -540,6 +544,7 @@ def _roll(state: np.void) -> int:
     state["dice"][0] = hi
     state["dice"][1] = d0 + d1 + d2 - hi - lo
     state["dice"][2] = lo
+    emit(state, EV_DICE_ROLLED, EVERYONE, state["active"], hi, d0 + d1 + d2 - hi - lo, lo)
     settle_debts(state, np.int64(state["active"]))
     state["phase"] = PHASE_MOVEMENT
     return _K_SELECT

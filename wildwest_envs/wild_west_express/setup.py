@@ -149,6 +149,13 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, victory_target
 
 
 @njit(cache=True)
+def choose_start_player(state: np.void, seat: int) -> None:
+    """Make ``seat`` the start player of a record just set up (the option ``start_player``, §5 item 1)."""
+    state["start_player"] = seat
+    state["active"] = draft_seat(state, np.int64(0))
+
+
+@njit(cache=True)
 def draft_seat(state: np.void, i: int) -> int:
     """Seat of pick i of the snake draft: s, s+1, ..., s+N-1, then back to s (§5 item 2)."""
     n = np.int64(state["num_players"])
