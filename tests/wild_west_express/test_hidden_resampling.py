@@ -12,13 +12,14 @@ from itertools import permutations
 import numpy as np
 import pytest
 
+from tests.wild_west_express._helpers import seat0_turn
 from tests.wild_west_express._view_states import (PLAYER_COUNTS, change_generator, permute_deck, random_states,
                                                   swap_drawn_card, swap_held_card)
-from tests.wild_west_express.positions import give_card, put_train, seat0_turn
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express import hidden
 from wildwest_envs.wild_west_express.data import CARD_CLASS, CLASS_PERSONAL, DEC_TELEGRAM_DRAWN, MAX_TRAINS, NO_CARD
 from wildwest_envs.wild_west_express.game import GAME
+from wildwest_envs.wild_west_express.positions import Train
 from wildwest_envs.wild_west_express.state import NOBODY
 
 CHI2_CRITICAL_0001 = {3: 16.266, 17: 40.790}  # upper 0.1% points
@@ -119,14 +120,11 @@ def test_another_seats_drawn_card_is_redrawn_among_personal_cards():
 
 def _small_position() -> tuple[np.ndarray, list[int]]:
     """Three never-drawn cards (two personal, one public) and one card held by seat 1: the unknown pool of seat 0."""
-    states = seat0_turn()
-    s = states[0]
-    place(states, trains={1: {0: Train(31)}})
-    place(states, cards={1: {20: 0}})  # Hideout, held by seat 1 bound to its train slot 0
+    states = seat0_turn(trains={1: [Train(31, came_from=0)]}, owners={0: 1, 1: 1}, desperados={1: [0]},
+                        cards={1: {20: 0}},  # Hideout, held by seat 1 bound to its train slot 0
+                        deck_top=[0, 12, 22])
     pool = [0, 12, 22, 20]  # Full Steam Ahead, Armed Guards (personal), Blizzard (public); Hideout (held)
-    deck = [0, 12, 22] + [int(k) for k in s["deck"][:s["deck_size"]] if k not in (0, 12, 22)]
-    s["deck"][:len(deck)] = deck
-    s["never_drawn"] = 3
+    states[0]["never_drawn"] = 3  # the rest of the deck counts as revealed: only these three are unknown
     GAME.validate(states)
     return states, pool
 

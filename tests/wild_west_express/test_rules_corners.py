@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.wild_west_express.positions import (deck_bottom, give_card, legal_actions, play, put_desperado, put_train,
-                                               seat0_turn)
+from tests.wild_west_express._helpers import deck_bottom, seat0_turn
 from wildwest_envs.wild_west_express.data import (A_BUY_DESPERADO, A_DESPERADO, A_END, A_PLAY_CARD, A_SPACE,
                                                   DEC_CARD_DESPERADO, DEC_CARD_DYNAMITE_PLACE, DEC_CARD_HIDEOUT_CITY,
                                                   DEC_PRE_ROLL, DYNAMITE_SUPPLY, FIRST_TRACK, MAX_EXTRA_MOVES,
                                                   MAX_TURN_DECISIONS, N_SPACES)
 from wildwest_envs.wild_west_express.dynamite import can_place_dynamite
 from wildwest_envs.wild_west_express.game import GAME
+from wildwest_envs.wild_west_express.positions import Train, legal_actions, place, play
 
 SEATTLE, PORTLAND, DENVER = 0, 1, 12
 GOLD = 1
@@ -33,9 +33,7 @@ def _saved_and_loaded(states: np.ndarray) -> np.ndarray:
 # ---- the bound of 12 extra moves in one turn (§13.3, §17.5) --------------------------------------------------------
 def test_s13_3_no_movement_card_is_playable_after_twelve_extra_moves():
     """§13.3, §17.5: a turn holds at most 12 extra moves; at 12 a movement card cannot be played, at 11 it can."""
-    states = seat0_turn()
-    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
-    place(states, cards={0: {FULL_STEAM: 0}})
+    states = seat0_turn(trains={0: [Train(SEATTLE, cargo=[GOLD])]}, cards={0: {FULL_STEAM: 0}})
     states[0]["extra_moves"] = MAX_EXTRA_MOVES
     states = _saved_and_loaded(states)
     assert states[0]["decision"] == DEC_PRE_ROLL and A_PLAY_CARD + FULL_STEAM not in legal_actions(states)
@@ -47,14 +45,9 @@ def test_s13_3_no_movement_card_is_playable_after_twelve_extra_moves():
 
 def test_s13_3_a_card_drawn_at_the_twelfth_extra_move_can_only_be_kept():
     """§13.3: a movement card drawn at a landing once 12 extra moves were made offers only END (keep)."""
-    states = seat0_turn()
-    s = states[0]
-    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
-    place(states, cards={0: {FULL_STEAM: 0}})
-    deck = [int(k) for k in s["deck"][:s["deck_size"]] if k != FULL_STEAM + 1]
-    s["deck"][:] = -1
-    s["deck"][:len(deck) + 1] = [FULL_STEAM + 1] + deck
-    s["extra_moves"] = MAX_EXTRA_MOVES - 1
+    states = seat0_turn(trains={0: [Train(SEATTLE, cargo=[GOLD])]}, cards={0: {FULL_STEAM: 0}},
+                        deck_top=[FULL_STEAM + 1])
+    states[0]["extra_moves"] = MAX_EXTRA_MOVES - 1
     states = _saved_and_loaded(states)
     s = states[0]
     play(states, A_PLAY_CARD + FULL_STEAM)  # the 12th extra move: 35, 36, 37 (T) draws Full Steam Ahead
@@ -68,14 +61,9 @@ def test_s13_3_a_card_drawn_at_the_twelfth_extra_move_can_only_be_kept():
 # ---- Hideout with two desperados (§13.5) ---------------------------------------------------------------------------
 def test_s13_5_hideout_asks_which_desperado_when_there_are_two():
     """§13.5 Hideout: with two desperados CARD_DESPERADO offers both; the chosen one moves, the other stays."""
-    states = seat0_turn()
-    s = states[0]
-    s["city_owner"][[SEATTLE, PORTLAND, DENVER]] = 0
-    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
-    put_desperado(states, 0, SEATTLE)
-    put_desperado(states, 0, 100)
-    place(states, cards={0: {HIDEOUT: 0}})
-    place(states, cards={0: {HIDEOUT + 1: 0}})
+    states = seat0_turn(owners={SEATTLE: 0, PORTLAND: 0, DENVER: 0},
+                        trains={0: [Train(31, came_from=SEATTLE, cargo=[GOLD])]},
+                        desperados={0: [SEATTLE, 100]}, cards={0: {HIDEOUT: 0, HIDEOUT + 1: 0}})
     states = _saved_and_loaded(states)
     s = states[0]
     play(states, A_PLAY_CARD + HIDEOUT)
@@ -110,9 +98,7 @@ def _fill_board_with_dynamite(states: np.ndarray, tokens: int) -> None:
 
 def test_s13_5_crate_of_dynamite_ends_when_no_legal_space_is_left():
     """§13.5 Crate of Dynamite: after one token the supply is empty, no space is legal: the card ends by itself."""
-    states = seat0_turn(cash=0)
-    place(states, trains={0: {0: Train(SEATTLE)}})
-    place(states, cards={0: {CRATE: 0}})
+    states = seat0_turn(cash=0, trains={0: [Train(SEATTLE)]}, cards={0: {CRATE: 0}})
     _fill_board_with_dynamite(states, DYNAMITE_SUPPLY - 1)
     states = _saved_and_loaded(states)
     s = states[0]
@@ -130,13 +116,11 @@ def test_s13_5_crate_of_dynamite_ends_when_no_legal_space_is_left():
 def test_s15_a_hire_is_refused_at_the_desperado_cap():
     """§6.3 BUY_DESPERADO, §2.1, §15: no hire with 2 desperados (limits on) or 3 (limits off), even unhired."""
     for limits, cap in ((True, 2), (False, 3)):
-        states = seat0_turn(alt_extra_gang=True, component_limits=limits)
-        states[0]["city_owner"][SEATTLE] = 0
-        for k in range(cap - 1):
-            put_desperado(states, 0, 100 + 10 * k)
+        below = [100 + 10 * k for k in range(cap - 1)]
+        states = seat0_turn(alt_extra_gang=True, component_limits=limits, owners={SEATTLE: 0}, desperados={0: below})
         states = _saved_and_loaded(states)
         assert A_BUY_DESPERADO + SEATTLE in legal_actions(states), limits  # one below the cap: allowed
-        put_desperado(states, 0, 200)
+        place(states, desperados={0: below + [200]})
         states = _saved_and_loaded(states)
         assert states[0]["hire_used"][0] == 0 and states[0]["cash"][0] >= 250
         assert not any(A_BUY_DESPERADO <= a < A_END for a in legal_actions(states)), limits

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from tests.wild_west_express.positions import (give_card, legal_actions, play, put_desperado, put_train, roll,
-                                               seat0_turn, stack_deck)
+from tests.wild_west_express._helpers import seat0_turn
 from wildwest_envs.wild_west_express.data import (A_BUY_DESPERADO, A_END, A_PLAY_CARD, A_REHIRE, A_SHERIFF, A_SPACE,
                                                   CARGO_EMPTY, DEC_DESPERADO_STEP, DEC_NONE, DEC_PRE_ROLL,
                                                   DEC_SHERIFF_PIECE, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN,
                                                   DEC_TRAIN_STEP, MAX_TURN_DECISIONS, PASSENGER_BASE)
+from wildwest_envs.wild_west_express.positions import Train, legal_actions, place, play, roll
 
 SEATTLE, PORTLAND, DENVER = 0, 1, 12
 GOLD, SILVER = 1, 4
@@ -18,10 +18,8 @@ FULL_STEAM = 0
 # ---- sheriffs (§12) --------------------------------------------------------------------------------------------------
 def test_s12_2_with_both_sheriffs_placed_the_player_chooses_which_moves():
     """§12 items 2-3: at a star with both sheriffs on the board, SHERIFF(k) or END; not onto either sheriff."""
-    states = seat0_turn()
+    states = seat0_turn(sheriffs=[100, 200], trains={0: [Train(PORTLAND, cargo=[GOLD])]})
     s = states[0]
-    s["sheriff_pos"][:] = [100, 200]
-    place(states, trains={0: {0: Train(PORTLAND, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     play(states, A_SPACE + 53)  # 53, 54 (star)
     assert s["decision"] == DEC_SHERIFF_PIECE and legal_actions(states) == [A_SHERIFF, A_SHERIFF + 1, A_END]
@@ -35,10 +33,8 @@ def test_s12_2_with_both_sheriffs_placed_the_player_chooses_which_moves():
 
 def test_s12_2_declining_at_sheriff_piece_changes_nothing():
     """§12 item 1: END declines; the landing goes on."""
-    states = seat0_turn()
+    states = seat0_turn(sheriffs=[100, 200], trains={0: [Train(PORTLAND, cargo=[GOLD])]})
     s = states[0]
-    s["sheriff_pos"][:] = [100, 200]
-    place(states, trains={0: {0: Train(PORTLAND, cargo=[GOLD])}})
     roll(states, (1, 1, 1))
     play(states, A_SPACE + 53)
     play(states, A_END)
@@ -48,9 +44,8 @@ def test_s12_2_declining_at_sheriff_piece_changes_nothing():
 # ---- desperados (§9, §15) --------------------------------------------------------------------------------------------
 def test_s9_2_desperados_pass_through_cities():
     """§9.2: a desperado may pass through a city (never stepping straight back); it triggers nothing there."""
-    states = seat0_turn()
+    states = seat0_turn(desperados={0: [34]})
     s = states[0]
-    put_desperado(states, 0, 34)
     roll(states, (2, 1, 1))  # d = 2
     assert s["decision"] == DEC_DESPERADO_STEP and legal_actions(states) == [A_SPACE + PORTLAND, A_SPACE + 33]
     play(states, A_SPACE + PORTLAND)
@@ -61,10 +56,8 @@ def test_s9_2_desperados_pass_through_cities():
 
 def test_s9_4_no_attack_in_a_city():
     """§9.4, §10.1: a train entering a city that holds an opponent's desperado is not attacked."""
-    states = seat0_turn()
+    states = seat0_turn(trains={0: [Train(34, came_from=33, cargo=[GOLD])]}, desperados={1: [PORTLAND]})
     s = states[0]
-    place(states, trains={0: {0: Train(34, came_from=33, cargo=[GOLD])}})
-    put_desperado(states, 1, PORTLAND)
     roll(states, (2, 1, 1))  # 3 steps: Portland (gold cannot stop there), then a branch
     assert s["decision"] == DEC_TRAIN_STEP and s["train_pos"][0, 0] == PORTLAND and s["forced_pos"] == 3
     play(states, A_SPACE + 61)
@@ -73,21 +66,18 @@ def test_s9_4_no_attack_in_a_city():
 
 def test_s15_alt_extra_gang_hires_a_desperado_that_moves_this_turn():
     """§6.3 BUY_DESPERADO, §15: $250 in an own station, once, below the cap; the new desperado moves this turn."""
-    states = seat0_turn(cash=300)
-    states[0]["city_owner"][[SEATTLE, DENVER]] = 0
+    states = seat0_turn(cash=300, owners={SEATTLE: 0, DENVER: 0})
     assert not any(a >= A_BUY_DESPERADO and a < A_END for a in legal_actions(states))  # option off
-    states = seat0_turn(cash=300, alt_extra_gang=True)
+    states = seat0_turn(cash=300, alt_extra_gang=True, owners={SEATTLE: 0, DENVER: 0}, desperados={0: [32]},
+                        sheriffs=[33])  # desperado 0 can only go to 31 with d = 1
     s = states[0]
-    s["city_owner"][[SEATTLE, DENVER]] = 0
-    put_desperado(states, 0, 32)
-    s["sheriff_pos"][0] = 33  # desperado 0 can only go to 31 with d = 1
     legal = legal_actions(states)
     assert A_BUY_DESPERADO + SEATTLE in legal and A_BUY_DESPERADO + DENVER in legal
     assert A_BUY_DESPERADO + PORTLAND not in legal
     play(states, A_BUY_DESPERADO + SEATTLE)
     assert s["cash"][0] == 50 and s["n_desperados"][0] == 2 and s["desp_pos"][0, 1] == SEATTLE
     assert s["hire_used"][0] == 1
-    s["cash"][0] = 300
+    place(states, cash={0: 300})
     assert not any(a >= A_BUY_DESPERADO and a < A_END for a in legal_actions(states))  # only one hire
     roll(states, (1, 1, 1))
     assert s["desp_pos"][0, 0] == 31 and s["decision"] == DEC_DESPERADO_STEP and s["desp_index"] == 1
@@ -97,32 +87,25 @@ def test_s15_alt_extra_gang_hires_a_desperado_that_moves_this_turn():
 # ---- duels and loot (§10.3) ------------------------------------------------------------------------------------------
 def test_s10_3_loot_split_among_several_winning_desperados():
     """§10.2-§10.3: all duels rolled first; each winning desperado's owner gets floor(loot / k), the rest stays."""
-    states = seat0_turn()
+    states = seat0_turn(trains={0: [Train(31, came_from=SEATTLE, cargo=[GOLD, SILVER], large=True)]},
+                        desperados={1: [32, 32], 2: [32]})
     s = states[0]
-    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, SILVER], large=True)}})
-    for seat in (1, 1, 2):
-        put_desperado(states, seat, 32)
     # duel order: seat 1 desperado 0, seat 1 desperado 1, seat 2; each: train die, then desperado die
-    roll(states, (1, 1, 1), more=[0, 5, 0, 5, 0, 5])  # all three win: 200 // 3 = 66 each
+    roll(states, (1, 1, 1), duels=[1, 6, 1, 6, 1, 6])  # all three win: 200 // 3 = 66 each
     assert list(s["cash"][:3]) == [450, 100 + 132, 100 + 66]
     assert list(s["train_cargo"][0, 0]) == [CARGO_EMPTY, CARGO_EMPTY] and s["forced_pos"] == 9
-    states = seat0_turn()
+    states = seat0_turn(trains={0: [Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)]},
+                        desperados={1: [32, 32], 2: [32]})
     s = states[0]
-    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)}})
-    for seat in (1, 1, 2):
-        put_desperado(states, seat, 32)
-    roll(states, (1, 1, 1), more=[0, 5, 5, 5, 0, 5])  # the second duel is a tie: 2 winners, $100 each
+    roll(states, (1, 1, 1), duels=[1, 6, 6, 6, 1, 6])  # the second duel is a tie: 2 winners, $100 each
     assert list(s["cash"][:3]) == [450, 200, 200]
 
 
 def test_s10_4_an_emptied_train_is_not_attacked_again():
     """§10.4: the train goes on; a train robbed of everything is not attacked further in the move."""
-    states = seat0_turn()
+    states = seat0_turn(trains={0: [Train(31, came_from=SEATTLE, cargo=[GOLD])]}, desperados={1: [32], 2: [33]})
     s = states[0]
-    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
-    put_desperado(states, 1, 32)
-    put_desperado(states, 2, 33)
-    roll(states, (1, 1, 1), more=[0, 5])  # robbed at 32; at 33 nothing to steal: no dice
+    roll(states, (1, 1, 1), duels=[1, 6])  # robbed at 32; at 33 nothing to steal: no dice
     assert s["train_pos"][0, 0] == 33 and s["forced_pos"] == 5 and list(s["cash"][:3]) == [450, 200, 100]
 
 
@@ -131,15 +114,13 @@ def test_s11_4_alt_dynamite_costs_50_and_destroys_goods():
     """§11.4: dynamite costs $50; an exploding train also loses its goods, and nobody is paid."""
     states = seat0_turn(cash=49, alt_dynamite=True)
     assert A_SPACE + 100 not in legal_actions(states)
-    states[0]["cash"][0] = 50
+    place(states, cash={0: 50})
     play(states, A_SPACE + 100)
     s = states[0]
     assert s["cash"][0] == 0 and s["dynamite"][100] == 1 and s["dynamite_bought"][0] == 1
-    states = seat0_turn(alt_dynamite=True)
+    states = seat0_turn(alt_dynamite=True, dynamite=[34],
+                        trains={0: [Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)]})
     s = states[0]
-    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)}})
-    s["dynamite"][34] = 1
-    s["dynamite_supply"] = 17
     roll(states, (1, 1, 1))  # large: 32, 33, 34
     assert list(s["train_cargo"][0, 0]) == [CARGO_EMPTY, CARGO_EMPTY] and s["train_wait"][0, 0] == 1
     assert list(s["cash"][:3]) == [450, 100, 100] and s["dynamite_supply"] == 18
@@ -147,11 +128,9 @@ def test_s11_4_alt_dynamite_costs_50_and_destroys_goods():
 
 def test_s11_2_default_rule_keeps_goods():
     """§11.2: without the alternative rule goods stay on an exploding train; passengers leave."""
-    states = seat0_turn()
+    states = seat0_turn(dynamite=[34],
+                        trains={0: [Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)]})
     s = states[0]
-    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD, PASSENGER_BASE], large=True)}})
-    s["dynamite"][34] = 1
-    s["dynamite_supply"] = 17
     roll(states, (1, 1, 1))
     assert list(s["train_cargo"][0, 0]) == [GOLD, CARGO_EMPTY] and s["train_wait"][0, 0] == 1
 
@@ -159,11 +138,9 @@ def test_s11_2_default_rule_keeps_goods():
 # ---- a card drawn and kept in the pre-roll phase (§13.3) -------------------------------------------------------------
 def test_s13_3_card_kept_during_a_pre_roll_extra_move_is_playable_in_that_pre_roll():
     """§13.3: a card drawn at a landing of a pre-roll extra move and kept may be played in the same pre-roll."""
-    states = seat0_turn()
+    states = seat0_turn(trains={0: [Train(SEATTLE, cargo=[GOLD])]}, cards={0: {FULL_STEAM: 0}},
+                        deck_top=[FULL_STEAM + 1])
     s = states[0]
-    place(states, trains={0: {0: Train(SEATTLE, cargo=[GOLD])}})
-    place(states, cards={0: {FULL_STEAM: 0}})
-    place(states, deck_top=[FULL_STEAM + 1])
     play(states, A_PLAY_CARD + FULL_STEAM)
     play(states, A_SPACE + 35)  # 35, 36, 37 (T): the second Full Steam Ahead is drawn
     assert s["decision"] == DEC_TELEGRAM_DRAWN and s["drawn_card"] == FULL_STEAM + 1
@@ -193,9 +170,8 @@ def test_s14_4_safety_limit_of_1000_decisions_in_one_turn():
     play(states, A_SPACE + 200)  # 1000
     assert s["done"] and s["capped"] and s["decision"] == DEC_NONE and s["current"] == -1
     assert legal_actions(states) == []
-    states = seat0_turn()
+    states = seat0_turn(trains={0: [Train(31, came_from=SEATTLE, cargo=[GOLD])]})
     s = states[0]
     s["turn_decisions"] = MAX_TURN_DECISIONS - 2
-    place(states, trains={0: {0: Train(31, came_from=SEATTLE, cargo=[GOLD])}})
     roll(states, (1, 1, 1))  # 999: the turn ends, the next one counts from 0
     assert not s["done"] and s["active"] == 1 and s["turn_decisions"] == 0

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.wild_west_express.positions import legal_actions, new_game, play, started_game
+from tests.wild_west_express._helpers import setup_played
 from wildwest_envs.wild_west_express.data import (A_SPACE, CARGO_EMPTY, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO,
                                                   DEC_PRE_ROLL, N_CARDS, START_CARGO, START_CASH)
+from wildwest_envs.wild_west_express.positions import legal_actions, play, position
 from wildwest_envs.wild_west_express.scoring import victory_points
 
 GOLDEN = 0x9E3779B97F4A7C15
@@ -27,7 +28,7 @@ def _first_draw(seed: int, n: int) -> int:
 def test_s5_1_start_player_is_the_first_draw_of_the_rng(n):
     """§5 item 1, §17.4: the start seat is one uniform draw, the first use of the game's RNG."""
     for seed in range(12):
-        s = new_game(seed=seed, num_players=n)[0]
+        s = position(n, seed, decision="draft")[0]
         assert s["start_player"] == _first_draw(seed, n)
         assert s["decision"] == DEC_DRAFT_CITY and s["current"] == s["start_player"]
 
@@ -35,7 +36,7 @@ def test_s5_1_start_player_is_the_first_draw_of_the_rng(n):
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_s5_2_snake_draft_order(n):
     """§5 item 2: picks in the order s, s+1, ..., s+N-1, then s+N-1, ..., s."""
-    states = new_game(seed=3, num_players=n)
+    states = position(n, 3, decision="draft")
     s0 = int(states[0]["start_player"])
     seen = []
     for c in range(2 * n):
@@ -51,7 +52,7 @@ def test_s5_2_snake_draft_order(n):
 
 def test_s5_3_desperados_placed_in_own_start_cities_in_seat_order():
     """§5 item 3: in the order s, s+1, ..., each player places his desperado in one of his two start cities."""
-    states = new_game(seed=1, num_players=3)
+    states = position(3, 1, decision="draft")
     for c in range(6):
         play(states, A_SPACE + c)
     s = states[0]
@@ -67,19 +68,19 @@ def test_s5_3_desperados_placed_in_own_start_cities_in_seat_order():
 
 def test_s5_3_two_player_variant_places_two_desperados_each():
     """§5 item 3: with 2 players each places a second desperado after all first ones (default on)."""
-    s = started_game(2)[0]
+    s = setup_played(2)[0]
     assert list(s["n_desperados"][:2]) == [2, 2]
     for seat in range(2):
         for k in range(2):
             assert s["desp_pos"][seat, k] in s["start_city"][seat]
-    s1 = started_game(2, two_player_extra_desperado=False)[0]
+    s1 = setup_played(2, two_player_extra_desperado=False)[0]
     assert list(s1["n_desperados"][:2]) == [1, 1]
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_s5_4_to_7_start_position(n):
     """§5 items 4-7: small trains with the free cheapest good in the two start cities, $450, 4 VP."""
-    s = started_game(n, seed=n)[0]
+    s = setup_played(n, n)[0]
     for seat in range(n):
         for t in range(2):
             c = int(s["start_city"][seat, t])
@@ -95,7 +96,7 @@ def test_s5_4_to_7_start_position(n):
 
 def test_s5_6_deck_is_one_shuffle_of_all_cards_and_pieces_off_board():
     """§5 item 6: 52 shuffled cards, no competition, sheriffs off the board, 18 dynamite in the supply."""
-    s = started_game(3)[0]
+    s = setup_played(3)[0]
     assert sorted(s["deck"]) == list(range(N_CARDS)) and s["deck_size"] == N_CARDS
     assert list(s["deck"]) != list(range(N_CARDS))
     assert s["never_drawn"] == N_CARDS
@@ -106,8 +107,8 @@ def test_s5_6_deck_is_one_shuffle_of_all_cards_and_pieces_off_board():
 
 def test_s17_4_same_seed_same_game_different_seed_different_deal():
     """§17.4 / DESIGN: the same seed gives the same record; different seeds differ."""
-    a = started_game(4, seed=9)
-    b = started_game(4, seed=9)
-    c = started_game(4, seed=10)
+    a = setup_played(4, seed=9)
+    b = setup_played(4, seed=9)
+    c = setup_played(4, seed=10)
     assert a.tobytes() == b.tobytes()
     assert not np.array_equal(a[0]["deck"], c[0]["deck"])

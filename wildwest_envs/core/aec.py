@@ -175,11 +175,9 @@ class GameAECEnv(AECEnv, EzPickle):
             ValueError: a record of another game, or with other options than this env's, or one that does
                 not replay.
         """
-        from .records import GameRecord, json_options
+        from .records import GameRecord, as_record, json_options
 
-        if not isinstance(record, GameRecord):
-            record = GameRecord.from_json(record) if str(record).lstrip().startswith("{") else \
-                GameRecord.load(record)
+        record = as_record(record)
         if record.game == self.game.name:
             theirs = json_options(self.game.parse_options(**record.options))
             ours = json_options(self.options)

@@ -192,6 +192,17 @@ def _script_before(game, states: np.ndarray, chance: tuple, i: int) -> None:
             game.script(states, list(outcomes), then)
 
 
+def as_record(record: GameRecord | str | Path) -> GameRecord:
+    """``record`` as a ``GameRecord``: itself, parsed from its JSON text, or read from a file path."""
+    if isinstance(record, GameRecord):
+        return record
+    if isinstance(record, Path) or (isinstance(record, str) and not record.lstrip().startswith("{")):
+        return GameRecord.load(record)
+    if isinstance(record, str):
+        return GameRecord.from_json(record)
+    raise TypeError(f"a game record is a GameRecord, its JSON text or a file path, got {type(record).__name__}")
+
+
 def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> np.ndarray:
     """Deal and play a record (module docstring); the final ``(1,)`` record, or every state with ``every_state``.
 
@@ -201,10 +212,7 @@ def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> 
         ValueError: another game or version, an unknown option, an action out of turn, illegal or after the
             end, or a result that differs from the record's.
     """
-    if isinstance(record, Path) or (isinstance(record, str) and not record.lstrip().startswith("{")):
-        record = GameRecord.load(record)
-    elif isinstance(record, str):
-        record = GameRecord.from_json(record)
+    record = as_record(record)
     if record.game != game.name:
         raise ValueError(f"a record of {record.game!r} cannot be replayed by {game.name!r} (another game or "
                          f"version)")
@@ -235,4 +243,4 @@ def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> 
     return np.concatenate(history) if every_state else states
 
 
-__all__ = ["FORMAT", "GameRecord", "json_options", "make_record", "replay", "result_of"]
+__all__ = ["FORMAT", "GameRecord", "as_record", "json_options", "make_record", "replay", "result_of"]

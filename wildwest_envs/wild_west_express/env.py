@@ -29,7 +29,15 @@ target (§14.3). A game that completes ``max_rounds`` rounds without a winner is
 
 **Observations** are egocentric and never show other players' held telegram
 cards, the deck order or never-drawn cards (§16); the layout is
-``wild_west_express_v0.GAME.obs_layout``.
+``wild_west_express_v0.GAME.obs_layout``, and ``GAME.obs_layout.decode(vec)``
+gives every field in the game's terms (cash in dollars, spaces, cards, counts;
+``wild_west_express.observation`` lists the parts).
+
+**Positions**: ``GAME.position(num_players=3, seed=0, turn=1, trains={1:
+[Train(31, came_from="Seattle", cargo=["gold"])]}, cash=[300, 450, 120], ...)``
+builds a PRE_ROLL (or setup) position in the game's terms, with every book
+kept; ``wild_west_express.positions`` documents the terms and has ``place``,
+``play``, ``roll`` (fixed dice) and ``terms_of``.
 
 **Search agents**: ``GAME.resample_hidden(states, seats, seeds)`` redraws what a
 seat cannot see (other players' held personal cards, another player's drawn

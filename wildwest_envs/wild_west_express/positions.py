@@ -75,7 +75,10 @@ Decisions where the spec is silent (what a built position holds):
 * ``board="empty"`` removes the trains, desperados and stations of the draft
   (the start cities stay recorded); a seat may then own fewer than 2
   stations or have no desperado, which play never gives (§5 item 7, §9.1).
-  Rule tests use it to isolate one rule; the engine handles it.
+  Rule tests use it to isolate one rule. The engine relies on those two facts
+  in one place: Hideout is always playable (§13.5), so a seat holding it must
+  have a desperado and 2 stations (refused otherwise); one that draws it on a
+  T without them would face a decision with no legal action.
 * A train in a city has free direction and one on track or a junction has
   come from a neighbour (§7.2); ``wait`` (0..127) stands only off the cities
   (§6.3 notes; play gives 0 or 1); ``debt`` (True, or the fee: $20 small,
@@ -113,12 +116,12 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ..core.options import is_integer
-from .data import (A_END, A_SPACE, CARD_CLASS, CARD_NAMES, CARGO_EMPTY, CITY_KEYS, CITY_NAMES, CLASS_COMPETITION,
-                   CLASS_PERSONAL, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DECISION_NAMES, DYNAMITE_MAX_GROUP,
-                   DYNAMITE_SUPPLY, FEE_LARGE, FEE_SMALL, FREE, GOOD_KEYS, GOOD_NAMES, IS_CITY, LIMIT_DESPERADOS,
-                   LIMIT_LARGE, LIMIT_SMALL, LIMIT_STATIONS, MAX_DESPERADOS, MAX_TRAINS, N_CARDS, N_CARGO,
-                   N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, N_ZONES, NEIGHBOURS,
-                   NO_CARD, NO_SPACE, PASSENGER_BASE, PHASE_PRE_ROLL, SPACE_NAMES, ZONE_NAMES)
+from .data import (A_END, A_SPACE, CARD_CLASS, CARD_NAMES, CARD_TYPE, CARGO_EMPTY, CITY_KEYS, CITY_NAMES,
+                   CLASS_COMPETITION, CLASS_PERSONAL, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DECISION_NAMES,
+                   DYNAMITE_MAX_GROUP, DYNAMITE_SUPPLY, FEE_LARGE, FEE_SMALL, FREE, GOOD_KEYS, GOOD_NAMES, IS_CITY,
+                   LIMIT_DESPERADOS, LIMIT_LARGE, LIMIT_SMALL, LIMIT_STATIONS, MAX_DESPERADOS, MAX_TRAINS, N_CARDS,
+                   N_CARGO, N_CARGO_CODES, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, N_ZONES,
+                   NEIGHBOURS, NO_CARD, NO_SPACE, PASSENGER_BASE, PHASE_PRE_ROLL, SPACE_NAMES, T_HIDEOUT, ZONE_NAMES)
 from .state import NOBODY
 
 DECISIONS = {"pre_roll": DEC_PRE_ROLL, "draft": DEC_DRAFT_CITY, "place_desperado": DEC_PLACE_DESPERADO}
@@ -219,7 +222,7 @@ def place(states: np.ndarray, *, owners=None, trains=None, desperados=None, sher
     """
     from .game import GAME
 
-    _check_single(states, GAME)
+    _check_single(states)
     if states[0]["done"]:
         raise ValueError("place: the game is over; build a new position")
     work = states.copy()
@@ -270,7 +273,7 @@ def legal_actions(states: np.ndarray) -> list[int]:
     """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
     from .game import GAME
 
-    _check_single(states, GAME)
+    _check_single(states)
     return [int(a) for a in np.flatnonzero(GAME.legal_mask(states)[0])]
 
 
@@ -285,7 +288,7 @@ def play(states: np.ndarray, *actions) -> np.ndarray:
     """
     from .game import GAME
 
-    _check_single(states, GAME)
+    _check_single(states)
     for action in actions:
         if isinstance(action, str):
             action = GAME.string_to_action(states[0], action)
@@ -309,7 +312,7 @@ def roll(states: np.ndarray, dice, duels=()) -> np.ndarray:
     """
     from .game import GAME
 
-    _check_single(states, GAME)
+    _check_single(states)
     if states[0]["decision"] != DEC_PRE_ROLL:
         raise ValueError(f"roll: the pending decision is {_decision_name(int(states[0]['decision']))}, "
                          f"not PRE_ROLL")
@@ -418,7 +421,7 @@ def _reject_unknown(options: dict, option_names: tuple) -> None:
                          f"options are {list(option_names)}")
 
 
-def _check_single(states: np.ndarray, game=None) -> np.ndarray:
+def _check_single(states: np.ndarray) -> np.ndarray:
     """``states`` must be a batch of one Wild West Express record."""
     from .state import STATE_DTYPE
 
@@ -559,7 +562,7 @@ def _check_no_payable_debt(s: np.void) -> None:
                              f"${int(s['cash'][seat])}: the debt is paid at the start of his turn (§6.2)")
 
 
-# ---- the pieces --------------------------------------------------------------------------------------------------------
+# ---- the pieces ------------------------------------------------------------------------------------------------------
 def _apply_pieces(s: np.void, owners, trains, desperados, sheriffs, dynamite, cash, cards, competitions,
                   deck_top) -> None:
     """Apply the piece terms to record s in an order that lets each check the ones before, then cross-check."""
@@ -589,7 +592,8 @@ def _set_owners(s: np.void, owners, n: int) -> None:
     """Each named city's station belongs to the seat given, or to nobody (§3.3)."""
     for c, owner in _mapping(owners, "owners", "{city: seat or None}").items():
         c = city_id(c, "owners")
-        s["city_owner"][c] = NOBODY if owner is None or owner == NOBODY else _seat(owner, n, f"owners of {CITY_NAMES[c]}")
+        owner = NOBODY if owner is None or owner == NOBODY else _seat(owner, n, f"owners of {CITY_NAMES[c]}")
+        s["city_owner"][c] = owner
 
 
 def _set_trains(s: np.void, trains, n: int) -> None:
@@ -842,7 +846,7 @@ def _set_cards(s: np.void, cards, n: int) -> None:
         for card, slot in _mapping(hand, f"cards of seat {p}", "{card: train slot or None}").items():
             term = f"cards of seat {p}"
             if slot is None:
-                k = _free_card(s, card, term, CLASS_PERSONAL, taken, lambda k: s["card_holder"][k] == p)
+                k = _free_card(s, card, term, CLASS_PERSONAL, taken, lambda k, p=p: s["card_holder"][k] == p)
                 s["card_holder"][k] = s["card_bound"][k] = NOBODY
                 _to_bottom(s, k)
                 continue
@@ -896,6 +900,10 @@ def _check_pieces(s: np.void, n: int) -> None:
         if holder != NOBODY and not s["train_exists"][holder, s["card_bound"][k]]:
             raise ValueError(f"trains: seat {holder} holds card {k} bound to his train {int(s['card_bound'][k])}, "
                              f"which the terms removed; send the card back with cards={{{holder}: {{{k}: None}}}}")
+        if holder != NOBODY and CARD_TYPE[k] == T_HIDEOUT and (
+                s["n_desperados"][holder] < 1 or (s["city_owner"] == holder).sum() < 2):
+            raise ValueError(f"cards: seat {holder} holds Hideout (card {k}), always playable, which moves one of his "
+                             f"desperados to another own station: he needs a desperado and 2 stations (§13.5)")
     sheriffs = [int(x) for x in s["sheriff_pos"]]
     if sheriffs[0] == NO_SPACE and sheriffs[1] != NO_SPACE:
         raise ValueError("sheriffs: sheriff 1 is on the board only with sheriff 0 (the lowest off-board one is "
