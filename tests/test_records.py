@@ -154,3 +154,54 @@ def test_the_evaluate_command_saves_every_game_as_a_record(tmp_path):
     assert len(files) == 3 and "3 game records" in text
     game = get_game("way_out_west_v0")
     assert all(game.finished(game.replay(path))[0] for path in files)
+
+
+EVENT_GAMES = [name for name in GAME_NAMES if get_game(name).event_kinds is not None]
+
+
+@pytest.mark.parametrize("name", EVENT_GAMES)
+def test_a_record_with_events_replays_to_the_same_events(name):
+    """Issue 19 item 4: a record may hold every step's events; its replay reports the same ones, and a record
+    whose events were altered is refused at the first step that differs."""
+    game = get_game(name)
+    deal, moves, history = random_game(game, seed=6)
+    moves = moves[:60]
+    record = GameRecord.from_json(make_record(game, deal, {"num_players": 3}, moves, events=True).to_json())
+    assert len(record.events) == len(moves) and any(record.events)
+    states = game.init(np.array([deal], np.uint64), num_players=3)
+    for (_, action), stored in zip(moves, record.events):
+        assert [e.to_dict() for e in game.step_with_events(states, [action])[0]] == list(stored)
+    assert game.replay(record).tobytes() == history[len(moves):len(moves) + 1].tobytes()
+    at = next(i for i, step in enumerate(record.events) if step)
+    data = json.loads(record.to_json())
+    data["events"][at][0]["seen_by"] = [99]
+    with pytest.raises(ValueError, match=f"record action {at}: the record's events differ"):
+        game.replay(json.dumps(data))
+
+
+@pytest.mark.parametrize("events, message", [
+    ({"kind": "x"}, "must be a list of"),
+    ([[{"kind": "x", "seen_by": []}]], "must be a list of 2 lists"),
+    ([[7], []], "events of action 0"),
+])
+def test_malformed_events_in_a_record_are_refused(events, message):
+    text = json.dumps({"format": FORMAT, "game": "wild_west_express_v0", "options": {}, "seed": 1,
+                       "actions": [[0, 1], [1, 2]], "events": events})
+    with pytest.raises(ValueError, match=message):
+        GameRecord.from_json(text)
+
+
+def test_the_evaluate_command_saves_events_when_asked(tmp_path):
+    """``wildwest-evaluate --save-games DIR --save-events``: records with one event list per action; the flag
+    alone is refused."""
+    from wildwest_envs.training import evaluate
+
+    name = EVENT_GAMES[0].removesuffix("_v0")
+    evaluate.main(["--game", name, "--agents", "random", "--games", "2", "--out", str(tmp_path / "t"),
+                   "--save-games", str(tmp_path / "games"), "--save-events"])
+    for path in sorted((tmp_path / "games").glob("game_*.json")):
+        record = GameRecord.load(path)
+        assert len(record.events) == len(record.actions) > 0
+        get_game(EVENT_GAMES[0]).replay(record)
+    with pytest.raises(SystemExit):
+        evaluate.main(["--game", name, "--agents", "random", "--games", "2", "--save-events"])

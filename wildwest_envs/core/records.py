@@ -8,20 +8,24 @@ Chance is drawn from the record's generator, so the seed and the actions replay
 the same dice, cards and draws (``Game.reseed`` / a determinizer change the
 generator, so a record is only written by play that did neither); outcomes a
 researcher scripted (``Game.script``) are stored as ``chance``: before action
-``at``, the outcomes and how the script ends (``core.chance``)::
+``at``, the outcomes and how the script ends (``core.chance``). A record may also hold
+what each step reported (``events``: one list of ``core.eventlog.Event`` dicts per
+action, written by ``make_record(..., events=True)`` or ``--save-events``)::
 
     {"format": "wildwest_envs.game_record/1", "game": "colt_express_v0", "library": "0.1.0",
      "options": {"num_players": 3, ...}, "seed": 1234567890123,
      "players": ["heuristic", "random", "random"],
      "chance": [[0, [["die", 6], ["die", 2]], "error"]],
      "actions": [[0, 17, "play MOVE"], [1, 3, "play FIRE"], ...],
+     "events": [[{"kind": "card_played", "seat": 0, ..., "seen_by": [0, 1, 2]}], ...],
      "result": {"scores": [250, 0, 500], "winners": [2], "truncated": false, "decisions": 214}}
 
 ``replay(game, record)`` deals the game from its seed and options and steps every
 action (checked: each must be the seat on turn's and legal), then checks the
 result against the record's; a record of another game or version, a format this
 library does not read, an unknown option, an illegal or out-of-turn action or a
-result that differs is a ``ValueError`` naming the problem. The AEC env resumes a
+result that differs is a ``ValueError`` naming the problem; so are events that differ
+from the ones the replay reports, in a record that holds them. The AEC env resumes a
 record with ``env.unwrapped.load_record`` (``core.aec``); ``training.evaluate
 --save-games DIR`` and ``training.play --save-game FILE`` write records.
 """
@@ -53,6 +57,7 @@ class GameRecord:
         library: the ``wildwest_envs`` version that wrote it.
         chance: scripted outcomes, ``(at, ((kind, outcome), ...), then)``: ``Game.script(states, outcomes,
             then)`` before action ``at`` (``len(actions)``: after the last one).
+        events: empty, or per action the events its step reported (``Event.to_dict`` of each), in order.
     """
 
     game: str
@@ -64,6 +69,7 @@ class GameRecord:
     result: dict = field(default_factory=dict)
     library: str = ""
     chance: tuple = ()
+    events: tuple = ()
 
     def to_json(self) -> str:
         """The record as JSON text (one line per action)."""
@@ -73,7 +79,10 @@ class GameRecord:
                 "seed": self.seed, "players": list(self.players), "result": self.result}
         if self.chance:
             head["chance"] = [[at, [list(o) for o in outcomes], then] for at, outcomes, then in self.chance]
-        return json.dumps(head, indent=1)[:-2] + f',\n "actions": [\n  {actions}\n ]\n}}\n'
+        text = json.dumps(head, indent=1)[:-2] + f',\n "actions": [\n  {actions}\n ]'
+        if self.events:
+            text += ',\n "events": [\n  ' + ",\n  ".join(json.dumps(list(step)) for step in self.events) + "\n ]"
+        return text + "\n}\n"
 
     def save(self, path: str | Path) -> Path:
         """Write the record to ``path`` (folders created); returns the path."""
@@ -109,7 +118,8 @@ class GameRecord:
             raise ValueError("game record: 'players' must be a list and 'result' an object")
         return cls(data["game"], data["options"], data["seed"], tuple(actions), tuple(names),
                    tuple(str(p) for p in players), result, str(data.get("library", "")),
-                   _parse_chance(data.get("chance", []), len(actions)))
+                   _parse_chance(data.get("chance", []), len(actions)),
+                   _parse_events(data.get("events"), len(actions)))
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
@@ -137,6 +147,22 @@ def _parse_chance(entries, n_actions: int) -> tuple:
     return tuple(parsed)
 
 
+def _parse_events(entries, n_actions: int) -> tuple:
+    """The ``events`` of a record's JSON: absent, or one list of event objects per action."""
+    if entries is None:
+        return ()
+    if not isinstance(entries, list) or len(entries) != n_actions:
+        raise ValueError(f"game record: 'events' must be a list of {n_actions} lists, one per action")
+    for i, step in enumerate(entries):
+        shaped = isinstance(step, list) and all(
+            isinstance(e, dict) and isinstance(e.get("kind"), str) and isinstance(e.get("seen_by"), list)
+            for e in step)
+        if not shaped:
+            raise ValueError(f"game record: events of action {i} must be a list of {{\"kind\": ..., "
+                             f"\"seen_by\": [...]}} objects")
+    return tuple(tuple(step) for step in entries)
+
+
 def json_options(options: dict) -> dict:
     """Parsed options as JSON values (tuples as lists, numpy scalars as Python ones)."""
     def plain(value):
@@ -157,26 +183,34 @@ def result_of(game, state) -> dict:
             "truncated": bool(game.truncated(one)[0]), "decisions": int(one["n_decisions"][0])}
 
 
-def make_record(game, seed: int, options: dict, actions, players=(), final_state=None, chance=()) -> GameRecord:
+def make_record(game, seed: int, options: dict, actions, players=(), final_state=None, chance=(),
+                events: bool = False) -> GameRecord:
     """The record of a game dealt from ``seed`` with ``options`` and played by ``actions`` ``(seat, id)``.
 
     ``chance``: the scripts applied during play, ``(at, outcomes, then)`` (``GameRecord.chance``). The action
-    names are read by replaying (so ``actions`` must be the game's); ``final_state``, when given, adds the result.
+    names are read by replaying (so ``actions`` must be the game's); ``final_state``, when given, adds the result;
+    ``events`` stores what each step reported (``Game.step_with_events``; ``NotImplementedError`` for a game
+    that reports none).
     """
     from wildwest_envs import __version__
 
     options = json_options(game.parse_options(**options))
     chance = tuple((int(at), tuple((str(k), int(v)) for k, v in _named(game, outcomes)), str(then))
                    for at, outcomes, then in chance)
-    names = []
+    if events and game.event_kinds is None:
+        raise NotImplementedError(f"{game.name} reports no events: a record without events=True is all it has")
+    names, reported = [], []
     states = game.init(np.array([seed], dtype=np.uint64), **options)
     for i, (_, action) in enumerate(actions):
         _script_before(game, states, chance, i)
         names.append(game.action_to_string(states[0], int(action)))
-        game.step(states, [int(action)])
+        if events:
+            reported.append(tuple(e.to_dict() for e in game.step_with_events(states, [int(action)])[0]))
+        else:
+            game.step(states, [int(action)])
     result = result_of(game, final_state) if final_state is not None else {}
     return GameRecord(game.name, options, int(seed), tuple((int(s), int(a)) for s, a in actions), tuple(names),
-                      tuple(players), result, __version__, chance)
+                      tuple(players), result, __version__, chance, tuple(reported))
 
 
 def _named(game, outcomes) -> list:
@@ -228,9 +262,15 @@ def replay(game, record: GameRecord | str | Path, every_state: bool = False) -> 
         if seat != int(states["current"][0]):
             raise ValueError(f"record action {i}: seat {seat} acts, but seat {int(states['current'][0])} is on turn")
         try:
-            game.step(states, [action])
+            if record.events:
+                happened = [e.to_dict() for e in game.step_with_events(states, [action])[0]]
+            else:
+                game.step(states, [action])
         except ValueError as error:
             raise ValueError(f"record action {i}: {error}") from None
+        if record.events and happened != list(record.events[i]):
+            raise ValueError(f"record action {i}: the record's events differ from the replay's "
+                             f"(recorded {list(record.events[i])}, replayed {happened})")
         if every_state:
             history.append(states.copy())
     _script_before(game, states, record.chance, len(record.actions))  # a script for the action to come

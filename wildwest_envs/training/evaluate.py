@@ -72,6 +72,8 @@ class Args:
     """the first agent plays one seat (each seat in turn) against the other agents filling the rest"""
     save_games: str = ""
     """a folder: write every game there as a game record (game_<index>.json; Game.replay reads it)"""
+    save_events: bool = False
+    """the saved game records hold what each step reported too (the events of core.eventlog)"""
 
 
 def _field_docs(cls) -> dict[str, str]:
@@ -104,6 +106,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
         parser.error(f"--games must be positive, got {args.games}")
     if args.batch < 1 or args.players < 1:
         parser.error("--batch and --players must be positive")
+    if args.save_events and not args.save_games:
+        parser.error("--save-events needs --save-games DIR (the records that hold the events)")
     if not args.agents and not args.learning_curve:
         parser.error("give --agents (a tournament) and/or --learning-curve RUN_DIR")
     return args
@@ -123,13 +127,13 @@ def main(argv: list[str] | None = None) -> str:
                 raise SystemExit(f"--focal needs one agent per seat ({args.players}), got {len(agents)}")
             table, results = evaluate_against(game_name, args.players, agents[0], agents[1:], args.games,
                                               args.seed, args.batch, progress=True,
-                                              save_games=args.save_games or None)
+                                              save_games=args.save_games or None, save_events=args.save_events)
             markdown = f"## {agents[0].name} against {', '.join(a.name for a in agents[1:])}\n\n{table}"
             write_report(out, markdown, results, [a.name for a in agents], args.players,
                          f"{game_name}, {args.players} players, {args.games} games")
         else:
             markdown, _ = tournament(game_name, args.players, agents, args.games, args.seed, args.batch, out,
-                                     save_games=args.save_games or None)
+                                     save_games=args.save_games or None, save_events=args.save_events)
         printed.append(markdown)
         printed.append(f"wrote {out}.md and {out}.png"
                        + (f", and {args.games} game records into {args.save_games}" if args.save_games else ""))

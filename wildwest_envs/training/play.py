@@ -10,7 +10,8 @@ fewer are given than there are other seats. At each of your decisions the public
 board and your legal actions are printed by name; type the number or the name,
 ``q`` to quit. Every opponent move is announced, and the final board and scores
 are printed at the end. ``--save-game FILE`` writes the finished game as a game
-record (``core.records``), which ``Game.replay`` replays and the AEC env's
+record (``core.records``, with the events of every step where the game reports
+them), which ``Game.replay`` replays and the AEC env's
 ``load_record`` resumes.
 """
 
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
     if args.save_game:
         players = ["you" if s == args.seat else seats[s].name for s in range(args.players)]
         path = make_record(game, int(game_seeds(args.seed, 1)[0]), {"num_players": args.players}, moves, players,
-                           states[0]).save(args.save_game)
+                           states[0], events=game.event_kinds is not None).save(args.save_game)
         print(f"game record written to {path}", file=out)
     return scores
 

@@ -99,7 +99,7 @@ class GameResult:
 
 def play_matches(game, agents: list, num_players: int, n_games: int, seed: int = 0, batch: int = 256,
                  schedule: list[tuple[int, ...]] | None = None, progress: bool = True,
-                 save_games: str | Path | None = None, **options) -> list[GameResult]:
+                 save_games: str | Path | None = None, save_events: bool = False, **options) -> list[GameResult]:
     """Play ``n_games`` games between ``agents`` through the batched engine, ``batch`` at a time.
 
     Game ``i`` is dealt from ``(seed, i)`` and seated by ``schedule`` (default
@@ -112,6 +112,7 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
         agents: objects with ``act_batch(observations, masks, states, seats)``.
         save_games: a folder: each game is written there as a game record (``core.records``),
             ``game_<index>.json``, which ``Game.replay`` and the AEC env's ``load_record`` read.
+        save_events: the saved records hold what each step reported too (``core.records``).
         options: further game options (``num_players`` is set from the argument).
 
     Raises:
@@ -139,17 +140,17 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
             results += _results(game, states, seatings[start:start + size], start)
             if save_games is not None:
                 _save_records(game, Path(save_games), seed, start, states, moves, seatings[start:start + size],
-                              agents, dict(options, num_players=num_players))
+                              agents, dict(options, num_players=num_players), save_events)
     return results
 
 
 def _save_records(game, folder: Path, seed: int, start: int, states: np.ndarray, moves: list, seatings: np.ndarray,
-                  agents: list, options: dict) -> None:
+                  agents: list, options: dict, events: bool = False) -> None:
     """One game record per game of a batch, ``folder/game_<index>.json``."""
     seeds = game_seeds(seed, len(states), start)
     for b in range(len(states)):
         players = [agent_name(agents[k]) for k in seatings[b]]
-        make_record(game, int(seeds[b]), options, moves[b], players, states[b]).save(
+        make_record(game, int(seeds[b]), options, moves[b], players, states[b], events=events).save(
             folder / f"game_{start + b:05d}.json")
 
 
@@ -181,9 +182,10 @@ def seat_ranks(game, states: np.ndarray) -> np.ndarray:
 # ---- tournaments -----------------------------------------------------------------------------
 def tournament(game_name: str, num_players: int, agents: list, n_games: int, seed: int = 0, batch: int = 256,
                out: str | Path | None = None, progress: bool = True,
-               save_games: str | Path | None = None) -> tuple[str, list[GameResult]]:
+               save_games: str | Path | None = None, save_events: bool = False) -> tuple[str, list[GameResult]]:
     """Play a round robin over every seating (``seat_schedule``); write ``<out>.md`` and ``<out>.png``
-    (and each game's record into the folder ``save_games``, ``play_matches``).
+    (and each game's record into the folder ``save_games``, with its events if ``save_events``:
+    ``play_matches``).
 
     Agents with the same ``name`` are renamed ``name#2``, ``name#3``... so each keeps its row.
     Returns the Markdown report and the per-game results.
@@ -196,7 +198,8 @@ def tournament(game_name: str, num_players: int, agents: list, n_games: int, see
             agent.name = f"{agent.name}#{seen[agent.name]}"
     names = [a.name for a in agents]
     schedule = seat_schedule(len(agents), num_players)
-    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games)
+    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games,
+                           save_events)
     markdown = report(game_name, num_players, results, names, seed, len(schedule))
     if out is not None:
         write_report(out, markdown, results, names, num_players,
@@ -206,9 +209,11 @@ def tournament(game_name: str, num_players: int, agents: list, n_games: int, see
 
 def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n_games: int,
                      seed: int = 0, batch: int = 256, progress: bool = False,
-                     save_games: str | Path | None = None) -> tuple[str, list[GameResult]]:
+                     save_games: str | Path | None = None,
+                     save_events: bool = False) -> tuple[str, list[GameResult]]:
     """``agent`` in one seat (every seat in turn) against ``opponents`` in the others (``focal_schedule``);
-    each game's record goes into the folder ``save_games`` when given (``play_matches``).
+    each game's record goes into the folder ``save_games`` when given, with its events if ``save_events``
+    (``play_matches``).
 
     Opponents sharing a name (copies of one spec) form one row. Returns the
     Markdown notes and results table, and the per-game results (agent index 0 is ``agent``).
@@ -219,7 +224,8 @@ def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n
     if agent.name in names[1:]:
         names[0] = f"{agent.name} (evaluated)"
     schedule = focal_schedule(len(opponents), num_players)
-    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games)
+    results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games,
+                           save_events)
     n_truncated = sum(r.truncated for r in results)
     notes = (f"{len(results)} games, {num_players} players, seed {seed}; the evaluated agent plays one seat, "
              f"each seat equally often; {n_truncated} truncated games left out; equal agents win "
