@@ -4,6 +4,9 @@
 ``seats[b]`` may know (§10.1 public facts and §10.2 its private facts, nothing
 else) as one flat float32 row laid out by ``OBS``. Heuristics read the fields
 by name (``OBS.get(row, "bandits")[:, BANDIT_PRESENT]``); networks read the row.
+``OBS.decode(row)`` gives every field at its natural scale (counts as integers,
+money in dollars, one-hots as indices, -1 for none), as the parts declared
+with ``OBS`` say (``core.layout``).
 
 Indices (§11.1, §11.6): seats are given by their offset ``(s - p) mod N`` from
 the observer ``p`` (offset 0 is ``p``); bandits by their egocentric index
@@ -77,7 +80,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.layout import Layout
+from ..core.layout import Layout, count, flag, onehot
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, DEC_KEEP, DEC_PLAN, GHOST, MAX_BANDITS,
                    MAX_CARS, MAX_PILE, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS, N_CARD_CODES,
                    N_CARD_KINDS_HELD, N_CARRIAGE_TYPES, N_CHARACTERS, N_DECISIONS, N_LEVELS,
@@ -145,32 +148,63 @@ PILE_COLUMNS = PILE_RESOLVING + 1  # 23
 
 N_TURN_ICONS = 5  # none, N, T, S, R
 
+# natural scales of the fields (``OBS.decode``, ``core.layout`` docstring "Natural scales"); money in dollars
+_BANDIT_PARTS = (
+    flag("present"), flag("own_team"), onehot("seat", MAX_PLAYERS),  # seat: controlling seat offset
+    onehot("character", N_CHARACTERS), onehot("location", N_LOCATIONS),  # location: car * 2 + level
+    count("bullets_left", BULLETS_PER_BANDIT), count("bullets_received", BULLETS_RECEIVED_SCALE),
+    count("purses", PURSE_COUNT_SCALE), count("jewels", JEWEL_COUNT_SCALE),
+    count("strongboxes", STRONGBOX_COUNT_SCALE), count("ransom", MONEY_SCALE),  # ransom money, $
+    count("known_purse_value", MONEY_SCALE),  # $
+)
+_SEAT_PARTS = (
+    flag("present"), flag("first_player"), flag("acting"), count("hand_size", HAND_SIZE_SCALE),
+    count("deck_size", PILE_SIZE_SCALE), count("discard_size", PILE_SIZE_SCALE),
+    count("known_bullets_on_top", BULLET_COUNT_SCALE),
+)
+_PURSE_PARTS = (
+    onehot("train_location", N_LOCATIONS),  # car * 2 + level of a token on the train, -1 elsewhere
+    onehot("holder", MAX_BANDITS),  # egocentric bandit index of the holder, -1 for none
+    flag("in_box"), flag("removed"),
+    onehot("value_class", N_PURSE_VALUE_CLASSES),  # value = $250 + $50 * class, -1 when unknown
+    flag("value_unknown"),
+)
+_PILE_PARTS = (
+    flag("present"), onehot("owner", MAX_PLAYERS),  # owner: seat offset
+    flag("face_down"), flag("visible"), onehot("card", N_CARD_CODES),  # card: code, -1 when not visible
+    flag("resolved"), flag("resolving"),
+)
+_CARD_COUNT_PARTS = (count("action_cards", CODE_COUNT_SCALE, width=N_CARD_CODES),  # per card code 0..11
+                     count("bullet_cards", BULLET_COUNT_SCALE))
+
 OBS = Layout(
-    ("players", MAX_PLAYERS - MIN_PLAYERS + 1),
-    ("expert", 1),
-    ("round", N_ROUNDS),
-    ("done", 1),
-    ("round_card", N_ROUND_CARDS),
-    ("round_revealed", N_ROUND_CARDS),
-    ("pattern", (MAX_TURNS, N_TURN_ICONS)),
-    ("turn", MAX_TURNS),
-    ("play_in_turn", 2),
-    ("decision", N_DECISIONS),
-    ("car_type", (MAX_CARS, N_CARRIAGE_TYPES + 1)),
-    ("car_present", MAX_CARS),
-    ("marshal_car", MAX_CARS),
-    ("supply", 3),
-    ("floor_loot", (MAX_CARS, N_LEVELS, 3)),
-    ("bandits", (MAX_BANDITS, BANDIT_COLUMNS)),
-    ("seats", (MAX_PLAYERS, SEAT_COLUMNS)),
-    ("purses", (N_PURSES, PURSE_COLUMNS)),
-    ("own_hand", N_CARD_KINDS_HELD),
-    ("own_deck", N_CARD_KINDS_HELD),
-    ("own_discard", N_CARD_KINDS_HELD),
-    ("pile", (MAX_PILE, PILE_COLUMNS)),
-    ("pending_bandit", MAX_BANDITS),
-    ("pending_victim", MAX_BANDITS),
-    ("ghost", 1),
+    ("players", MAX_PLAYERS - MIN_PLAYERS + 1, onehot("num_players", MAX_PLAYERS - MIN_PLAYERS + 1, first=MIN_PLAYERS)),
+    ("expert", 1, flag("expert")),
+    ("round", N_ROUNDS, onehot("round", N_ROUNDS)),
+    ("done", 1, flag("done")),
+    ("round_card", N_ROUND_CARDS, onehot("round_card", N_ROUND_CARDS)),
+    ("round_revealed", N_ROUND_CARDS, flag("revealed")),
+    ("pattern", (MAX_TURNS, N_TURN_ICONS), onehot("icon", N_TURN_ICONS)),  # TURN_NONE .. TURN_SWITCH
+    ("turn", MAX_TURNS, onehot("turn", MAX_TURNS)),
+    ("play_in_turn", 2, onehot("play_in_turn", 2)),
+    ("decision", N_DECISIONS, onehot("decision", N_DECISIONS)),
+    ("car_type", (MAX_CARS, N_CARRIAGE_TYPES + 1), onehot("car_type", N_CARRIAGE_TYPES + 1)),  # -1: no car
+    ("car_present", MAX_CARS, flag("present")),
+    ("marshal_car", MAX_CARS, onehot("car", MAX_CARS)),
+    ("supply", 3, (count("neutral_bullets", N_NEUTRAL_BULLETS), flag("supply_removed"),
+                   flag("second_strongbox_placed"))),
+    ("floor_loot", (MAX_CARS, N_LEVELS, 3), (count("purses", PURSE_COUNT_SCALE), count("jewels", JEWEL_COUNT_SCALE),
+                                             count("strongboxes", STRONGBOX_COUNT_SCALE))),
+    ("bandits", (MAX_BANDITS, BANDIT_COLUMNS), _BANDIT_PARTS),
+    ("seats", (MAX_PLAYERS, SEAT_COLUMNS), _SEAT_PARTS),
+    ("purses", (N_PURSES, PURSE_COLUMNS), _PURSE_PARTS),
+    ("own_hand", N_CARD_KINDS_HELD, _CARD_COUNT_PARTS),
+    ("own_deck", N_CARD_KINDS_HELD, _CARD_COUNT_PARTS),
+    ("own_discard", N_CARD_KINDS_HELD, _CARD_COUNT_PARTS),
+    ("pile", (MAX_PILE, PILE_COLUMNS), _PILE_PARTS),
+    ("pending_bandit", MAX_BANDITS, onehot("bandit", MAX_BANDITS)),  # egocentric bandit index
+    ("pending_victim", MAX_BANDITS, onehot("bandit", MAX_BANDITS)),
+    ("ghost", 1, flag("ghost")),
 )
 OBS_SIZE = OBS.size
 

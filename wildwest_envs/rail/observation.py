@@ -5,8 +5,10 @@ every seat observes the same public state, seen from its own seat. Seats are
 **relative**: relative seat ``k`` is absolute seat ``(i + k) mod n`` of
 observer ``i``; relative seats ``>= n`` are all zero.
 
-``observation_layout(rail_map)`` declares the row; ``observe(states, seats, out,
-mp)`` writes it. The first field, ``board``, is ``(C, H, W)`` planes over the
+``observation_layout(rail_map)`` declares the row, with the natural scale of
+every field (``layout.decode(row)``: counts and money as integers, one-hots as
+indices, -1 for none; ``core.layout``); ``observe(states, seats, out, mp)``
+writes it. The first field, ``board``, is ``(C, H, W)`` planes over the
 hex grid (``plane[:, row, col]`` is hex ``row * W + col``); a convolutional
 network reshapes it, a flat one reads the row. Board planes (C = 45):
 
@@ -66,7 +68,7 @@ import numpy as np
 from numba import njit, prange
 
 from .intrinsics import borrowed
-from ..core.layout import Layout
+from ..core.layout import Layout, count, flag, onehot, real
 from .data import (CTX_COOP_BUILD, CTX_GAME_OVER, END_RACES, ENTRY_ENTERED, EXT_ACCOUNT, EXT_DICE,
                    FUND_ACCOUNT, FUND_BP, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES, N_SLOTS,
                    RESOLUTION_ROUTE_LENGTH)
@@ -94,19 +96,66 @@ MONEY_SCALE = 100.0
 BP_SCALE = 12.0
 ROUTE_SCALE = 40.0
 FEE_SCALE = 10.0
+DIE_SCALE = 6.0  # pips of the last red / white die
+TARGET_SCALE = 250.0  # points target
+SEAT_SCALE = 6.0  # entrants, (place + 1), (relative seat + 1) of a ferry owner
+PRIZE_SCALE = 20.0
+CITY_SCALE = 36.0  # connected cities of a seat
 CANONICAL_SIDE = np.array([0, -1, -1, -1, 1, 2], dtype=np.int64)  # canonical side of directions E, SW, SE
 CANONICAL_SIDE.setflags(write=False)
 
 
+# natural scales of the fields (``layout.decode``, ``core.layout`` docstring "Natural scales"); money in dollars
+_TURN_PARTS = (
+    count("bp_left", BP_SCALE), count("red_die", DIE_SCALE), count("white_die", DIE_SCALE),
+    flag("built_this_turn"), flag("proposal_declined"),
+    onehot("funding", 2, first=FUND_BP),  # FUND_BP or FUND_ACCOUNT, -1 for FUND_NONE
+    flag("operating"),
+)
+_PROGRESS_PARTS = (real("round_share"),  # build round / build_rounds
+                   real("race_share"),  # race index / (races_total or max_races)
+                   count("target", TARGET_SCALE))
+_SEAT_PARTS = (
+    flag("start_chosen"), flag("turn_done"),
+    onehot("entry", 3),  # ENTRY_UNDECIDED / DECLINED / ENTERED during a race, -1 otherwise
+    count("window_bp_left", BP_SCALE), count("budget_bp_left", BP_SCALE), flag("builder"), flag("partner"),
+    count("connected_cities", CITY_SCALE),
+)
+_CANDIDATE_PARTS = (
+    flag("valid"), count("pips", ROUTE_SCALE), count("steps", ROUTE_SCALE), count("own_steps", ROUTE_SCALE),
+    count("capped_fees", ROUTE_SCALE), count("fees", FEE_SCALE, width=MAX_PLAYERS - 1),  # raw fee to rel. seat 1..5
+)
+_LAST_RACE_PARTS = (count("place", SEAT_SCALE),  # place + 1 (1: arrived first), 0 when not placed
+                    count("prize", PRIZE_SCALE), count("net_fees", FEE_SCALE))
+_CONFIG_PARTS = (
+    flag("coop"), flag("international"), flag("flat_fee"), flag("ferries"),
+    onehot("extension_mode", 3),  # EXT_ACCOUNT, EXT_DICE, EXT_DICE_OR_ACCOUNT
+    flag("end_races"), flag("route_length"), flag("shared_roll"), flag("one_build_die"), flag("ten_percent"),
+)
+
+
 def observation_layout(rail_map: RailMap) -> Layout:
-    """The named slices of a map's observation row (module docstring)."""
+    """The named slices of a map's observation row (module docstring), with their natural scales."""
     return Layout(
-        ("board", (N_PLANES, rail_map.height, rail_map.width)),
-        ("context", N_CONTEXTS), ("players", 5), ("to_act", MAX_PLAYERS), ("balance", MAX_PLAYERS),
-        ("turn", 8), ("progress", 3), ("seats", (MAX_PLAYERS, 10)), ("start_city", (MAX_PLAYERS, MAX_START_CITIES)),
-        ("first_dir", (MAX_PLAYERS, 6)), ("candidates", (N_SLOTS, 10)), ("race", 3),
-        ("race_cities", (2, MAX_CITIES)), ("race_country", MAX_COUNTRIES), ("last_race", (MAX_PLAYERS, 3)),
-        ("connected", MAX_CITIES), ("city_uses", MAX_CITIES), ("config", 12), ("ferries", MAX_FERRIES),
+        ("board", (N_PLANES, rail_map.height, rail_map.width), flag("marked")),
+        ("context", N_CONTEXTS, onehot("context", N_CONTEXTS)),
+        ("players", 5, onehot("num_players", 5, first=2)),
+        ("to_act", MAX_PLAYERS, onehot("seat", MAX_PLAYERS)),  # relative seat, -1 when over
+        ("balance", MAX_PLAYERS, count("balance", MONEY_SCALE)),  # per relative seat, $
+        ("turn", 8, _TURN_PARTS),
+        ("progress", 3, _PROGRESS_PARTS),
+        ("seats", (MAX_PLAYERS, 10), _SEAT_PARTS),
+        ("start_city", (MAX_PLAYERS, MAX_START_CITIES), onehot("start_city", MAX_START_CITIES)),  # map list index
+        ("first_dir", (MAX_PLAYERS, 6), onehot("direction", 6)),
+        ("candidates", (N_SLOTS, 10), _CANDIDATE_PARTS),
+        ("race", 3, (flag("international"), flag("in_progress"), count("entrants", SEAT_SCALE))),
+        ("race_cities", (2, MAX_CITIES), onehot("city", MAX_CITIES)),  # [start city, goal city]
+        ("race_country", MAX_COUNTRIES, onehot("country", MAX_COUNTRIES, first=1)),
+        ("last_race", (MAX_PLAYERS, 3), _LAST_RACE_PARTS),
+        ("connected", MAX_CITIES, flag("connected")),
+        ("city_uses", MAX_CITIES, real("uses_share")),  # repeat-rule uses / repeat_limit
+        ("config", 12, _CONFIG_PARTS),
+        ("ferries", MAX_FERRIES, count("owner", SEAT_SCALE)),  # relative seat + 1, 0 if unbuilt or absent
     )
 
 
@@ -223,8 +272,8 @@ def _observe_turn(state, seat: int, row, offsets) -> None:
         row[offsets[F_BALANCE] + _relative(state, seat, s)] = state["balance"][s] / MONEY_SCALE
     o = offsets[F_TURN]
     row[o] = state["bp_left"] / BP_SCALE
-    row[o + 1] = state["red"] / 6.0
-    row[o + 2] = state["white"] / 6.0
+    row[o + 1] = state["red"] / DIE_SCALE
+    row[o + 2] = state["white"] / DIE_SCALE
     row[o + 3] = 1.0 if state["turn_builds"] > 0 else 0.0
     row[o + 4] = 1.0 if state["coop_declined"] else 0.0
     row[o + 5] = 1.0 if state["funding"] == FUND_BP else 0.0
@@ -234,7 +283,7 @@ def _observe_turn(state, seat: int, row, offsets) -> None:
     row[o] = state["round"] / max(np.int64(state["build_rounds"]), 1)
     limit = state["races_total"] if state["end_mode"] == END_RACES else state["max_races"]
     row[o + 1] = state["race_k"] / max(np.int64(limit), 1)
-    row[o + 2] = state["target"] / 250.0
+    row[o + 2] = state["target"] / TARGET_SCALE
 
 
 @njit(cache=True)
@@ -257,7 +306,7 @@ def _observe_seats(state, seat: int, row, mp, offsets) -> None:
         for c in range(mp.city_hex.shape[0]):
             if (state["net"][mp.city_hex[c]] >> s) & 1:
                 connected += 1
-        row[o + SEAT_CONNECTED] = connected / 36.0
+        row[o + SEAT_CONNECTED] = connected / CITY_SCALE
         if state["start_city"][s] >= 0:
             row[offsets[F_START_CITY] + MAX_START_CITIES * k + state["start_city"][s]] = 1.0
         if state["first_dir"][s] >= 0:
@@ -291,7 +340,7 @@ def _observe_race(state, seat: int, row, mp, offsets) -> None:
         for s in range(n):
             if state["entry"][s] == ENTRY_ENTERED:
                 entrants += 1
-        row[o + 2] = entrants / 6.0
+        row[o + 2] = entrants / SEAT_SCALE
         start_city = mp.hexes[state["race_start"], HX_CITY]
         row[offsets[F_RACE_CITIES] + start_city] = 1.0
         if state["race_goal"] >= 0:
@@ -301,8 +350,8 @@ def _observe_race(state, seat: int, row, mp, offsets) -> None:
     for s in range(n):
         o = offsets[F_LAST_RACE] + 3 * _relative(state, seat, s)
         if state["last_place"][s] >= 0:
-            row[o] = (state["last_place"][s] + 1) / 6.0
-        row[o + 1] = state["last_prize"][s] / 20.0
+            row[o] = (state["last_place"][s] + 1) / SEAT_SCALE
+        row[o + 1] = state["last_prize"][s] / PRIZE_SCALE
         row[o + 2] = state["last_fees"][s] / FEE_SCALE
     limit = max(np.int64(state["repeat_limit"]), 1)
     for c in range(mp.city_hex.shape[0]):
@@ -329,4 +378,4 @@ def _observe_config(state, seat: int, row, mp, offsets) -> None:
     row[o + 11] = state["ext_10pct"]
     for f in range(mp.ferries.shape[0]):
         if state["ferry_owner"][f] >= 0:
-            row[offsets[F_FERRIES] + f] = (_relative(state, seat, np.int64(state["ferry_owner"][f])) + 1) / 6.0
+            row[offsets[F_FERRIES] + f] = (_relative(state, seat, np.int64(state["ferry_owner"][f])) + 1) / SEAT_SCALE
