@@ -13,9 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import (ACT_BUILD, ACT_BUY_CATTLE, ACT_FARMER, ACT_GUNFIGHT, ACT_HIRE, ACT_MOVE_CATTLE,
                    ACT_MOVE_COWBOYS, BOX_ACTION, BOX_BT, BOX_MIN_PLAYERS, BT_PRICE, MAX_BUILT_PER_TOWN, N_TOWNS,
                    PRICE_CATTLE, PRICE_COWBOY)
+from .eventlog import (EV_BUILT, EV_CATTLE_BOUGHT, EV_CATTLE_MOVED, EV_COWBOY_HIRED, EV_COWBOYS_MOVED,
+                       EV_FARMER_PLACED)
 from .gunfight import can_fight
 from .pieces import (cowboys_on_board, free_corrals, free_spaces, owned_in_town, pay_bank, pay_stagecoach_fares,
                      update_frontier)
@@ -73,6 +76,7 @@ def buy_two_legal(state: np.void, p: int, t: int) -> bool:
 @njit(cache=True)
 def buy_cattle(state: np.void, p: int, t: int, n: int) -> None:
     """Pay $1 per counter and put n cattle of p into corrals of t; then the frontier update (§8.1)."""
+    emit(state, EV_CATTLE_BOUGHT, EVERYONE, p, t, n, PRICE_CATTLE * n)
     pay_bank(state, p, PRICE_CATTLE * n)
     state["cattle"][t, p] += n
     state["cattle_supply"][p] -= n
@@ -91,6 +95,7 @@ def hire_cowboys(state: np.void, p: int, t1: int, t2: int) -> None:
     """Pay $1 per cowboy and place one in t1 and, unless t2 is NO_TOWN, one in t2, with stagecoach fares (§8.2)."""
     for t in (t1, t2):
         if t != NO_TOWN:
+            emit(state, EV_COWBOY_HIRED, EVERYONE, p, t, PRICE_COWBOY, 0)
             pay_bank(state, p, PRICE_COWBOY)
             state["cowboys"][t, p] += 1
             state["cowboy_supply"][p] -= 1
@@ -103,6 +108,7 @@ def move_cowboys(state: np.void, p: int, f: int, d: int, n: int) -> None:
     """Move n of p's cowboys from f to d (no adjacency); stagecoaches in f and in d earn $n each (§8.3, §8.8)."""
     state["cowboys"][f, p] -= n
     state["cowboys"][d, p] += n
+    emit(state, EV_COWBOYS_MOVED, EVERYONE, p, f, d, n)
     pay_stagecoach_fares(state, f, p, n)
     pay_stagecoach_fares(state, d, p, n)
 
@@ -145,6 +151,7 @@ def move_cattle(state: np.void, p: int, f: int, d: int, n: int) -> None:
     """Move n of p's cattle from f to d; then the frontier update (§8.4)."""
     state["cattle"][f, p] -= n
     state["cattle"][d, p] += n
+    emit(state, EV_CATTLE_MOVED, EVERYONE, p, f, d, n)
     update_frontier(state)
 
 
@@ -169,6 +176,7 @@ def can_build(state: np.void, p: int, k: int) -> bool:
 @njit(cache=True)
 def build(state: np.void, p: int, k: int, t: int) -> None:
     """Pay the price and put p's counter of type k into t; no cowboy needed (§8.5)."""
+    emit(state, EV_BUILT, EVERYONE, p, k, t, BT_PRICE[k])
     pay_bank(state, p, np.int64(BT_PRICE[k]))
     state["bt_owner"][t, k] = p
     state["bt_supply"][p, k] -= 1
@@ -180,3 +188,4 @@ def place_farmer(state: np.void, p: int, t: int) -> None:
     """p's one farmer goes to town t and is neutral from now on (§8.6)."""
     state["farmers"][t] += 1
     state["farmer_used"][p] = 1
+    emit(state, EV_FARMER_PLACED, EVERYONE, p, t, 0, 0)

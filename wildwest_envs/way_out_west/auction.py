@@ -18,7 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import A_PASS, A_RAISE, DEC_AUCTION_BID, MAX_AUCTION_DECISIONS, MAX_PLAYERS, PHASE_AUCTION, RAISE_STEPS
+from .eventlog import (EV_AUCTION_STARTED, EV_BID_PAID, EV_BID_RAISED, EV_POSITION_TAKEN, TAKEN_DROPPED_OUT,
+                       TAKEN_GUARD, TAKEN_LAST_BIDDER)
 from .pieces import pay_bank
 from .state import NOBODY
 
@@ -39,6 +42,7 @@ def begin_auction(state: np.void) -> None:
     state["phase"] = PHASE_AUCTION
     state["decision"] = DEC_AUCTION_BID
     state["current"] = state["bidding_order"][0]
+    emit(state, EV_AUCTION_STARTED, EVERYONE, state["round"], state["bidding_order"][0], 0, 0)
 
 
 @njit(cache=True, inline="always")
@@ -62,6 +66,7 @@ def apply_bid(state: np.void, a: int) -> bool:
         state["bid"][p] = new_bid
         state["high_bid"] = new_bid
         state["high_bidder"] = p
+        emit(state, EV_BID_RAISED, EVERYONE, p, RAISE_STEPS[a - A_RAISE], new_bid, 0)
     state["auction_decisions"] += 1
     if state["auction_decisions"] >= MAX_AUCTION_DECISIONS:
         _close_by_guard(state)
@@ -78,6 +83,7 @@ def _drop_out(state: np.void, p: int) -> None:
     for pos in range(np.int64(state["num_players"]) - 1, -1, -1):
         if state["new_order"][pos] == NOBODY:
             state["new_order"][pos] = p
+            emit(state, EV_POSITION_TAKEN, EVERYONE, p, pos + 1, state["bid"][p], TAKEN_DROPPED_OUT)
             return
 
 
@@ -96,6 +102,7 @@ def _last_bidder_wins(state: np.void) -> None:
         if state["bidding"][p]:
             state["bidding"][p] = 0
             state["new_order"][0] = p
+            emit(state, EV_POSITION_TAKEN, EVERYONE, p, 1, state["bid"][p], TAKEN_LAST_BIDDER)
 
 
 @njit(cache=True)
@@ -112,6 +119,7 @@ def _close_by_guard(state: np.void) -> None:
                 best, best_bid = p, np.int64(state["bid"][p])
         state["new_order"][pos] = best
         state["bidding"][best] = 0
+        emit(state, EV_POSITION_TAKEN, EVERYONE, best, pos + 1, best_bid, TAKEN_GUARD)
 
 
 @njit(cache=True)
@@ -131,6 +139,7 @@ def _next_bidder(state: np.void) -> None:
 def _pay_bids(state: np.void) -> None:
     """Every player pays his committed bid to the bank; the new turn order takes effect (§6.1)."""
     for p in range(np.int64(state["num_players"])):
+        emit(state, EV_BID_PAID, EVERYONE, p, state["bid"][p], 0, 0)
         pay_bank(state, p, np.int64(state["bid"][p]))
     for pos in range(MAX_PLAYERS):
         state["turn_order"][pos] = state["new_order"][pos]

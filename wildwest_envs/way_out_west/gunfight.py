@@ -27,11 +27,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
 from .data import (BANK, DEC_RETREAT_DESTINATION, DEC_SHERIFF_JOIN, DEC_VOLLEY_ATTACKER, DEC_VOLLEY_DEFENDER,
                    DEC_WANTED_STEAL, DIE_SIDES, HIT_MIN, INTRINSIC_DEFENDERS, JAIL, MAX_RUSTLED, MAX_VOLLEYS, N_BT,
                    N_RETREAT_TOWNS, N_TOWNS, ROBBERY_DICE, SIDE_ATTACKER, SIDE_DEFENDER, SIDE_NONE, T_CATTLE,
                    T_FARMER, WIN_ATTACKER, WIN_DEFENDER, WIN_NOBODY)
+from .eventlog import (COMBATANT_COWBOYS, COMBATANT_FARMER, COMBATANT_SHERIFF, COMBATANT_VIRTUAL, EV_ATTACKER_SIDE,
+                       EV_BANK_ROBBED, EV_CAPTURED, EV_CASUALTY, EV_COUNTER_REMOVED, EV_DEFENDER_SIDE, EV_DIE_ROLLED,
+                       EV_GUNFIGHT_DECLARED, EV_GUNFIGHT_OVER, EV_RETREAT_COWBOY, EV_RETREATED, EV_RUSTLED,
+                       EV_SIDE_FIRED, EV_VOLLEY_STARTED, EV_WANTED_TAKEN, ROLL_ROBBERY, ROLL_VOLLEY)
 from .pieces import jail_owner
 from .state import NOBODY, STEP_ATTACKER, STEP_DEFENDER, STEP_SHOOT
 
@@ -95,6 +100,7 @@ def start_fight(state: np.void) -> bool:
     t = np.int64(state["pend_town1"])
     state["gf_active"] = True
     state["gf_attacker"] = state["current"]
+    emit(state, EV_GUNFIGHT_DECLARED, EVERYONE, state["current"], t, state["pend_target"], state["pend_defender"])
     j = jail_owner(state, t)
     if j != NOBODY:
         state["decision"] = DEC_SHERIFF_JOIN
@@ -128,6 +134,8 @@ def fix_sides(state: np.void, sheriff_joins: bool) -> None:
         state["d_virt"] = 0
     state["gf_volley"] = 1
     state["gf_step"] = STEP_ATTACKER
+    emit(state, EV_ATTACKER_SIDE, EVERYONE, a, state["a_cow"], state["a_sher"], 0)
+    emit(state, EV_DEFENDER_SIDE, EVERYONE, state["d_cow"], state["d_virt"], state["d_sher"], state["d_farm"])
 
 
 # ---- the volley loop (§9.4) -------------------------------------------------------------------------------------
@@ -166,12 +174,15 @@ def choose_shoot(state: np.void) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _hits(state: np.void, n_dice: int) -> int:
-    """Roll n_dice d6; each 5 or 6 is a hit (§9.4)."""
+def _hits(state: np.void, n_dice: int, side: int) -> int:
+    """Roll n_dice d6 for ``side`` (SIDE_*, reported with the dice); each 5 or 6 is a hit (§9.4)."""
     hits = 0
     for _ in range(n_dice):
-        if draw_below(state, DIE_SIDES) + 1 >= HIT_MIN:
+        face = draw_below(state, DIE_SIDES) + 1
+        emit(state, EV_DIE_ROLLED, EVERYONE, ROLL_VOLLEY, side, face, state["gf_volley"])
+        if face >= HIT_MIN:
             hits += 1
+    emit(state, EV_SIDE_FIRED, EVERYONE, side, n_dice, hits, state["gf_volley"])
     return hits
 
 
@@ -191,14 +202,17 @@ def _shoot(state: np.void) -> None:
     n_a = _attacker_size(state)
     n_d = _defender_size(state)
     if n_a < n_d:
-        _kill_defenders(state, _hits(state, n_a))
-        _kill_attackers(state, _hits(state, _defender_size(state)))
+        emit(state, EV_VOLLEY_STARTED, EVERYONE, state["gf_volley"], n_a, n_d, SIDE_ATTACKER)
+        _kill_defenders(state, _hits(state, n_a, SIDE_ATTACKER))
+        _kill_attackers(state, _hits(state, _defender_size(state), SIDE_DEFENDER))
     elif n_d < n_a:
-        _kill_attackers(state, _hits(state, n_d))
-        _kill_defenders(state, _hits(state, _attacker_size(state)))
+        emit(state, EV_VOLLEY_STARTED, EVERYONE, state["gf_volley"], n_a, n_d, SIDE_DEFENDER)
+        _kill_attackers(state, _hits(state, n_d, SIDE_DEFENDER))
+        _kill_defenders(state, _hits(state, _attacker_size(state), SIDE_ATTACKER))
     else:
-        hits_a = _hits(state, n_a)
-        hits_d = _hits(state, n_d)
+        emit(state, EV_VOLLEY_STARTED, EVERYONE, state["gf_volley"], n_a, n_d, SIDE_NONE)
+        hits_a = _hits(state, n_a, SIDE_ATTACKER)
+        hits_d = _hits(state, n_d, SIDE_DEFENDER)
         _kill_defenders(state, hits_a)
         _kill_attackers(state, hits_d)
 
@@ -209,6 +223,8 @@ def _kill_attackers(state: np.void, hits: int) -> None:
     if hits > 0 and state["a_sher"] > 0:
         state["a_sher"] = 0
         hits -= 1
+        emit(state, EV_CASUALTY, EVERYONE, SIDE_ATTACKER, COMBATANT_SHERIFF, 1,
+             jail_owner(state, np.int64(state["pend_town1"])))
     n = min(hits, np.int64(state["a_cow"]))
     if n > 0:
         t = np.int64(state["pend_town1"])
@@ -216,6 +232,7 @@ def _kill_attackers(state: np.void, hits: int) -> None:
         state["a_cow"] -= n
         state["cowboys"][t, a] -= n
         state["cowboy_supply"][a] += n
+        emit(state, EV_CASUALTY, EVERYONE, SIDE_ATTACKER, COMBATANT_COWBOYS, n, a)
 
 
 @njit(cache=True)
@@ -224,9 +241,12 @@ def _kill_defenders(state: np.void, hits: int) -> None:
     if hits > 0 and state["d_virt"] > 0:
         state["d_virt"] = 0
         hits -= 1
+        emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_VIRTUAL, 1, NOBODY)
     if hits > 0 and state["d_sher"] > 0:
         state["d_sher"] = 0
         hits -= 1
+        emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_SHERIFF, 1,
+             jail_owner(state, np.int64(state["pend_town1"])))
     n = min(hits, np.int64(state["d_cow"]))
     if n > 0:
         t = np.int64(state["pend_town1"])
@@ -234,11 +254,13 @@ def _kill_defenders(state: np.void, hits: int) -> None:
         state["d_cow"] -= n
         state["cowboys"][t, q] -= n
         state["cowboy_supply"][q] += n
+        emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_COWBOYS, n, q)
         hits -= n
     if hits > 0 and state["d_farm"] > 0:  # a killed farmer leaves the game at once (§9.3)
         state["d_farm"] = 0
         state["farmers"][np.int64(state["pend_town1"])] -= 1
         state["farmers_removed"] += 1
+        emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_FARMER, 1, NOBODY)
 
 
 @njit(cache=True)
@@ -266,10 +288,12 @@ def start_retreat(state: np.void) -> bool:
     k = np.int64(state["cowboys"][t, r])
     state["retreat_seat"] = r
     state["retreat_used"] = 0
+    emit(state, EV_RETREATED, EVERYONE, r, t, k, max(k - N_RETREAT_TOWNS, 0))
     if k >= N_RETREAT_TOWNS:  # one to each other town, the rest eliminated
         for d in range(N_TOWNS):
             if d != t:
                 state["cowboys"][d, r] += 1
+                emit(state, EV_RETREAT_COWBOY, EVERYONE, r, t, d, 0)
         state["cowboys"][t, r] = 0
         state["cowboy_supply"][r] += k - N_RETREAT_TOWNS
         _cowboys_left_fight(state, r)
@@ -294,6 +318,7 @@ def retreat_to(state: np.void, d: int) -> bool:
     state["cowboys"][d, r] += 1
     state["retreat_used"] = np.int64(state["retreat_used"]) | (1 << d)
     state["retreat_left"] -= 1
+    emit(state, EV_RETREAT_COWBOY, EVERYONE, r, t, d, 0)
     if state["retreat_left"] > 0:
         return False
     _cowboys_left_fight(state, r)
@@ -320,6 +345,7 @@ def _retreat_done(state: np.void) -> bool:
 @njit(cache=True)
 def finish_fight(state: np.void, outcome: int) -> bool:
     """Apply the result of the fight and award the Wanted counter; False if WANTED_STEAL is posed (§9.6, §9.7)."""
+    emit(state, EV_GUNFIGHT_OVER, EVERYONE, outcome, state["gf_attacker"], state["pend_defender"], state["gf_volley"])
     if outcome == WIN_ATTACKER:
         _attacker_result(state)
         return award_wanted(state, np.int64(state["gf_attacker"]))
@@ -349,6 +375,7 @@ def _attacker_result(state: np.void) -> None:
 def _capture(state: np.void, a: int, t: int, k: int) -> None:
     """The counter returns to its owner's supply and a's counter of that type takes its place (§9.2)."""
     owner = np.int64(state["bt_owner"][t, k])
+    emit(state, EV_CAPTURED, EVERYONE, a, k, t, owner)
     state["bt_supply"][owner, k] += 1
     state["bt_supply"][a, k] -= 1
     state["bt_owner"][t, k] = a
@@ -358,6 +385,7 @@ def _capture(state: np.void, a: int, t: int, k: int) -> None:
 def _remove_counter(state: np.void, t: int, k: int) -> None:
     """The counter leaves the game for good (a jail, or a bank robbed beyond its owner's cash) (§16 #32)."""
     owner = np.int64(state["bt_owner"][t, k])
+    emit(state, EV_COUNTER_REMOVED, EVERYONE, owner, k, t, 0)
     state["bt_removed"][owner, k] += 1
     state["bt_owner"][t, k] = NOBODY
 
@@ -368,9 +396,12 @@ def _rob_bank(state: np.void, a: int, t: int) -> None:
     owner = np.int64(state["bt_owner"][t, BANK])
     loot = 0
     for _ in range(ROBBERY_DICE):
-        loot += draw_below(state, DIE_SIDES) + 1
+        face = draw_below(state, DIE_SIDES) + 1
+        emit(state, EV_DIE_ROLLED, EVERYONE, ROLL_ROBBERY, SIDE_ATTACKER, face, state["gf_volley"])
+        loot += face
     cash = np.int64(state["cash"][owner])
     paid = min(loot, cash)
+    emit(state, EV_BANK_ROBBED, EVERYONE, a, owner, loot, paid)
     state["cash"][owner] -= paid
     state["cash"][a] += paid
     if cash < loot:
@@ -381,6 +412,7 @@ def _rob_bank(state: np.void, a: int, t: int) -> None:
 def _rustle(state: np.void, a: int, q: int, t: int) -> None:
     """r = min(2, q's cattle in t, a's cattle supply) of q's counters return; r of a's take their corrals (§9.2)."""
     r = min(np.int64(MAX_RUSTLED), np.int64(state["cattle"][t, q]), np.int64(state["cattle_supply"][a]))
+    emit(state, EV_RUSTLED, EVERYONE, a, q, t, r)
     state["cattle"][t, q] -= r
     state["cattle_supply"][q] += r
     state["cattle"][t, a] += r
@@ -394,6 +426,7 @@ def award_wanted(state: np.void, w: int) -> bool:
     if state["wanted_supply"] > 0:
         state["wanted_supply"] -= 1
         state["wanted"][w] += 1
+        emit(state, EV_WANTED_TAKEN, EVERYONE, w, NOBODY, state["wanted"][w], state["wanted_supply"])
         return True
     for q in range(np.int64(state["num_players"])):
         if q != w and state["wanted"][q] >= 1:
@@ -415,3 +448,4 @@ def steal_wanted(state: np.void, w: int, q: int) -> None:
     """The winner takes one Wanted counter from seat q (§9.7)."""
     state["wanted"][q] -= 1
     state["wanted"][w] += 1
+    emit(state, EV_WANTED_TAKEN, EVERYONE, w, q, state["wanted"][w], state["wanted_supply"])

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import BUILDING_SPACES, CORRALS, JAIL, LAST_TOWN, N_BT, N_TOWNS, STAGECOACH, STAGECOACH_FARE
+from .eventlog import EV_FARE_PAID, EV_FRONTIER_OPENED
 from .state import NOBODY
 
 
@@ -75,6 +77,7 @@ def update_frontier(state: np.void) -> None:
     """While the frontier town's corrals are all full, the next town opens; it never moves back (§8.1)."""
     while state["frontier"] < LAST_TOWN and free_corrals(state, np.int64(state["frontier"])) == 0:
         state["frontier"] += 1
+        emit(state, EV_FRONTIER_OPENED, EVERYONE, state["frontier"], 0, 0, 0)
 
 
 @njit(cache=True)
@@ -85,6 +88,7 @@ def pay_stagecoach_fares(state: np.void, t: int, mover: int, n: int) -> None:
         fare = np.int64(STAGECOACH_FARE) * n
         state["cash"][owner] += fare
         state["bank_out"] += fare
+        emit(state, EV_FARE_PAID, EVERYONE, owner, mover, t, fare)
 
 
 @njit(cache=True, inline="always")

@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_MASKS, finished
 from .actions import (box_legal, build, buy_cattle, buy_two_legal, hire_cowboys, is_build_town, is_cattle_destination,
                       is_cattle_source, is_cattle_town, move_cattle, move_cowboys, move_two_cattle_legal,
@@ -57,6 +58,8 @@ from .data import (A_BOX, A_COUNT, A_NO, A_PASS, A_PLAYER, A_RAISE, A_RETREAT, A
                    DEC_WANTED_STEAL, INCOME_EVERY, MAX_COUNT, MAX_PLAYERS, N_ACTIONS, N_BOXES, N_RAISES,
                    N_TARGETS, N_TOWNS, OPT_AUTO_FORCED, OPT_DICE, OPT_MAX_DECISIONS, OPT_N_DICE, OPT_NUM_PLAYERS,
                    OPT_NUM_ROUNDS, OPT_START_PLAYER, PHASE_ACTIONS, PHASE_OVER, T_CATTLE)
+from .eventlog import (EV_ACTION_PHASE_STARTED, EV_ACTION_TURN, EV_BOX_TAKEN, EV_PASSED, EV_ROUND_ENDED,
+                       EV_SHERIFF_DECIDED, emit_game_over)
 from .gunfight import (choose_shoot, declared_defender, fix_sides, is_fight_town, retreat_destination_legal,
                        retreat_to, run_fight, start_fight, start_retreat, steal_legal, steal_wanted, target_legal)
 from .pieces import update_frontier
@@ -280,6 +283,7 @@ def _apply(state: np.void, a: int) -> None:
             _begin_action_phase(state)
     elif dec == DEC_CHOOSE_ACTION:
         if a == A_PASS:
+            emit(state, EV_PASSED, EVERYONE, p, 0, 0, 0)
             _end_action_turn(state)
         else:
             _take_box(state, p, a - A_BOX)
@@ -294,6 +298,7 @@ def _take_box(state: np.void, p: int, b: int) -> None:
     """The marker goes on box b at once (§13.2); the action's first sub-decision follows (§8)."""
     state["box_user"][b] = p
     state["pend_box"] = b
+    emit(state, EV_BOX_TAKEN, EVERYONE, p, b, 0, 0)
     act = np.int64(BOX_ACTION[b])
     if act == ACT_BUY_CATTLE:
         state["decision"] = DEC_BUY_CATTLE_TOWN
@@ -367,6 +372,7 @@ def _apply_gunfight_choice(state: np.void, dec: int, p: int, a: int) -> None:
         state["pend_defender"] = (p + a - A_PLAYER) % np.int64(state["num_players"])
         over = start_fight(state)
     elif dec == DEC_SHERIFF_JOIN:
+        emit(state, EV_SHERIFF_DECIDED, EVERYONE, p, 1 if a == A_YES else 0, 0, 0)
         fix_sides(state, a == A_YES)
         over = run_fight(state)
     elif dec == DEC_VOLLEY_ATTACKER or dec == DEC_VOLLEY_DEFENDER:
@@ -385,6 +391,7 @@ def _apply_gunfight_choice(state: np.void, dec: int, p: int, a: int) -> None:
 def _begin_action_phase(state: np.void) -> None:
     """Phase B: lap 1 starts with turn-order position 1 (§7.1)."""
     state["phase"] = PHASE_ACTIONS
+    emit(state, EV_ACTION_PHASE_STARTED, EVERYONE, state["round"], 0, 0, 0)
     state["lap"] = 0
     state["turn_index"] = 0
     for p in range(MAX_PLAYERS):
@@ -396,6 +403,8 @@ def _begin_action_phase(state: np.void) -> None:
 def _begin_action_turn(state: np.void) -> None:
     state["decision"] = DEC_CHOOSE_ACTION
     state["current"] = state["turn_order"][state["turn_index"]]
+    emit(state, EV_ACTION_TURN, EVERYONE, state["current"], state["round"], state["lap"] + 1,
+         state["turn_index"] + 1)
 
 
 @njit(cache=True)
@@ -422,6 +431,7 @@ def _end_round(state: np.void) -> None:
     for b in range(N_BOXES):
         state["box_user"][b] = NOBODY
     r = np.int64(state["round"])
+    emit(state, EV_ROUND_ENDED, EVERYONE, r, 0, 0, 0)
     if r % INCOME_EVERY == 0:
         pay_income(state)
     if r >= state["num_rounds"]:
@@ -429,6 +439,7 @@ def _end_round(state: np.void) -> None:
         state["phase"] = PHASE_OVER
         state["decision"] = DEC_NONE
         state["current"] = NOBODY
+        emit_game_over(state)
         return
     state["round"] = r + 1
     begin_auction(state)

@@ -20,9 +20,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import (BANK, BANK_PER_COUNTER, CATTLE_INCOME, CATTLE_INCOME_FARMER, HOTEL, HOTEL_PER_COWBOY,
                    MAX_PLAYERS, N_BT, N_TOWNS, RICHEST_BONUS, STORE, STORE_PER_CATTLE, STORE_PER_FARMER, TRAIN,
                    TRAIN_MULTIPLIER, WANTED_BONUS)
+from .eventlog import EV_INCOME_PAID
 from .pieces import town_size
 from .state import NOBODY
 
@@ -76,6 +78,7 @@ def pay_income(state: np.void) -> None:
     for p in range(n):
         state["cash"][p] += amounts[p]
         state["bank_out"] += amounts[p]
+        emit(state, EV_INCOME_PAID, EVERYONE, p, amounts[p], state["round"], 0)
 
 
 # ---- victory points (§11.2, §11.3) ---------------------------------------------------------------------------

@@ -13,9 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
 from .data import (DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_BOXES, N_BT, N_CATTLE, N_COWBOYS, N_PER_BT_TYPE,
                    N_TOWNS, N_WANTED, PHASE_SETUP, SIDE_NONE, START_COWBOYS, START_MONEY)
+from .eventlog import EV_SETUP_COWBOY
 from .state import NO_BOX, NO_TARGET, NO_TOWN, NOBODY, STEP_ATTACKER
 
 
@@ -135,6 +137,7 @@ def place_setup_cowboy(state: np.void, t: int) -> bool:
     state["cowboys"][t, p] += 1
     state["cowboy_supply"][p] -= 1
     state["setup_placed"] += 1
+    emit(state, EV_SETUP_COWBOY, EVERYONE, p, t, state["setup_placed"], 0)
     n = np.int64(state["num_players"])
     if state["setup_placed"] >= START_COWBOYS * n:
         return True
