@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import (BUY_PRICE, CARGO_EMPTY, CITY_ZONE, FARE_BY_LINES, FEE_LARGE, FEE_SMALL, OWNER_BONUS,
                    PASSENGER_BASE, T_DELIVERY_CONTRACT, T_GRAND_EXCURSION)
+from .eventlog import EV_CARGO_DELIVERED, EV_DEBT_INCURRED, EV_DEBT_PAID, EV_FEE_PAID
 from .pieces import bank_pays, is_passenger
 from .state import NOBODY
 from .telegrams import claim_competitions
@@ -42,6 +44,7 @@ def unload(state: np.void, seat: int, t: int, c: int, j: int) -> None:
     state["train_cargo"][seat, t, j] = CARGO_EMPTY
     if is_passenger(code):
         bank_pays(state, seat, fare(c, code))
+        emit(state, EV_CARGO_DELIVERED, EVERYONE, seat, t, code, fare(c, code))
         if abs(np.int64(CITY_ZONE[c]) - (code - PASSENGER_BASE)) == 2:
             claim_competitions(state, seat, np.int64(T_GRAND_EXCURSION), np.int64(-1), np.int64(-1))
         return
@@ -49,6 +52,7 @@ def unload(state: np.void, seat: int, t: int, c: int, j: int) -> None:
     if state["city_owner"][c] == seat:
         price += OWNER_BONUS
     bank_pays(state, seat, price)
+    emit(state, EV_CARGO_DELIVERED, EVERYONE, seat, t, code, price)
     claim_competitions(state, seat, np.int64(T_DELIVERY_CONTRACT), code, np.int64(c))
 
 
@@ -62,9 +66,11 @@ def pay_fee(state: np.void, seat: int, t: int, c: int) -> None:
     if state["cash"][seat] >= fee:
         state["cash"][seat] -= fee
         state["cash"][owner] += fee
+        emit(state, EV_FEE_PAID, EVERYONE, seat, owner, fee, t)
     else:
         state["train_debt"][seat, t] = fee
         state["train_creditor"][seat, t] = owner
+        emit(state, EV_DEBT_INCURRED, EVERYONE, seat, t, owner, fee)
 
 
 @njit(cache=True)
@@ -75,5 +81,6 @@ def settle_debts(state: np.void, seat: int) -> None:
         if debt > 0 and state["cash"][seat] >= debt:
             state["cash"][seat] -= debt
             state["cash"][np.int64(state["train_creditor"][seat, t])] += debt
+            emit(state, EV_DEBT_PAID, EVERYONE, seat, state["train_creditor"][seat, t], debt, t)
             state["train_debt"][seat, t] = 0
             state["train_creditor"][seat, t] = NOBODY

@@ -21,10 +21,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
 from .data import (DIE_SIDES, DISTANCE, IS_CITY, LOOT_PER_TOKEN, MAX_DEGREE, MAX_DESPERADOS, N_CITIES,
                    N_SHERIFFS, NEIGHBOURS, NO_SPACE)
 from .dynamite import has_sheriff
+from .eventlog import EV_DUEL, EV_ROBBED, LOST_ROBBERY, NO_DIE, emit_cargo_lost
 from .pieces import bank_pays, clear_cargo, n_tokens
 
 _FAR = 1000  # "unreachable" path length
@@ -171,9 +173,12 @@ def resolve_duels(state: np.void, seat: int, t: int, x: int) -> None:
                 if not armed:
                     train_die = draw_below(state, np.int64(DIE_SIDES))
                     desp_die = draw_below(state, np.int64(DIE_SIDES))
+                    emit(state, EV_DUEL, EVERYONE, p, k, train_die + 1, desp_die + 1)  # faces 1..6
                     if desp_die > train_die:  # strictly higher wins, ties to the train
                         won |= np.int64(1) << np.int64(n_duels)
                         n_won += 1
+                else:
+                    emit(state, EV_DUEL, EVERYONE, p, k, NO_DIE, NO_DIE)  # Armed Guards: no dice (§10.2)
                 n_duels += 1
     if n_won == 0:
         return
@@ -187,5 +192,7 @@ def resolve_duels(state: np.void, seat: int, t: int, x: int) -> None:
             if state["desp_pos"][p, k] == x:
                 if (won >> np.int64(j)) & 1:
                     bank_pays(state, p, share)
+                    emit(state, EV_ROBBED, EVERYONE, p, seat, t, share)
                 j += 1
+    emit_cargo_lost(state, seat, t, np.int64(LOST_ROBBERY), np.bool_(False))
     clear_cargo(state, seat, t)

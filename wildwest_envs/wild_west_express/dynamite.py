@@ -16,7 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import CARGO_EMPTY, DYNAMITE_MAX_GROUP, DYNAMITE_SUPPLY, IS_CITY, MAX_DEGREE, N_CARGO, N_SHERIFFS, N_SPACES, NEIGHBOURS
+from .eventlog import (DELAYED_BY_DYNAMITE, EV_CARGO_LOST, EV_DYNAMITE_EXPLODED, EV_TRAIN_DELAYED, LOST_EXPLOSION,
+                       REMOVED_BY_ARMY_ENGINEERS, emit_dynamite_removed)
 from .pieces import is_passenger
 
 
@@ -98,15 +101,19 @@ def remove_dynamite(state: np.void, s: int) -> None:
 def remove_all_dynamite(state: np.void) -> None:
     """Every token returns to the supply (§13.5 Army Engineers)."""
     for s in range(N_SPACES):
+        emit_dynamite_removed(state, s, np.int64(REMOVED_BY_ARMY_ENGINEERS))
         remove_dynamite(state, s)
 
 
 @njit(cache=True)
 def explode(state: np.void, seat: int, t: int, s: int) -> None:
     """The train landing on dynamite: token to the supply, passengers lost (goods too under alt_dynamite), wait 1 (§11.2, §11.4)."""
+    emit(state, EV_DYNAMITE_EXPLODED, EVERYONE, seat, t, s, 0)
     remove_dynamite(state, s)
     for j in range(N_CARGO):
         code = state["train_cargo"][seat, t, j]
         if code != CARGO_EMPTY and (is_passenger(code) or state["alt_dynamite"]):
+            emit(state, EV_CARGO_LOST, EVERYONE, seat, t, code, LOST_EXPLOSION)
             state["train_cargo"][seat, t, j] = CARGO_EMPTY
     state["train_wait"][seat, t] = 1
+    emit(state, EV_TRAIN_DELAYED, EVERYONE, seat, t, 1, DELAYED_BY_DYNAMITE)

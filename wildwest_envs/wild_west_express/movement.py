@@ -16,8 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import (BUY_PRICE, CARGO_EMPTY, FREE, IS_CITY, MAX_DEGREE, N_CARGO, NEIGHBOURS)
 from .desperados import resolve_duels
+from .eventlog import EV_MOVE_STARTED, EV_TRAIN_MOVED
 from .pieces import empty_slot, is_passenger, n_tokens
 
 
@@ -73,11 +75,13 @@ def start_move(state: np.void, t: int, steps: int, dice: bool, backtrack: bool, 
     state["move_backtrack"] = backtrack
     state["move_card"] = card
     state["move_return"] = ret
+    emit(state, EV_MOVE_STARTED, EVERYONE, state["active"], t, steps, card)
 
 
 @njit(cache=True)
 def take_step(state: np.void, seat: int, t: int, o: int) -> None:
     """One step to o: position and came_from are stored at once; duels on entering a non-city space (§7.4, §7.6)."""
+    emit(state, EV_TRAIN_MOVED, EVERYONE, seat, t, state["train_pos"][seat, t], o)
     state["train_from"][seat, t] = state["train_pos"][seat, t]
     state["train_pos"][seat, t] = o
     state["move_steps"] -= 1

@@ -16,13 +16,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import (A_BUY_DESPERADO, A_BUY_GOOD, A_BUY_LARGE_TRAIN, A_BUY_SMALL_TRAIN, A_BUY_STATION, A_END,
                    A_LOAD_PASSENGERS, A_PLAY_CARD, A_SPACE, A_TRAIN, A_UPGRADE_TRAIN, CITY_ZONE, DYNAMITE_PER_TURN,
                    FIRST_JUNCTION, IS_CITY, MAX_TRAINS, N_CARDS, N_CITIES, N_GOODS, N_SPACES, PASSENGER_BASE, PRICE_LARGE_TRAIN,
                    PRICE_SMALL_TRAIN, PRICE_STATION, PRICE_UPGRADE, SELL_PRICE, T_LAND_BOOM, T_RAILROAD_EXPO)
 from .dynamite import can_place_dynamite, place_dynamite
-from .pieces import (desperado_cap, empty_slot, has_free_flag, has_free_large, has_free_small, n_trains, pay_bank,
-                     place_train)
+from .eventlog import (EV_CARGO_LOADED, EV_DESPERADO_HIRED, EV_DYNAMITE_PLACED, EV_STATION_BOUGHT, EV_TRAIN_BOUGHT,
+                       EV_TRAIN_UPGRADED)
+from .pieces import (desperado_cap, empty_slot, free_train_slot, has_free_flag, has_free_large, has_free_small,
+                     n_trains, pay_bank, place_train)
 from .state import NOBODY
 from .telegrams import card_playable, claim_competitions
 
@@ -199,28 +202,36 @@ def apply_pre_roll(state: np.void, seat: int, a: int) -> None:
         pay_bank(state, seat, np.int64(state["dynamite_price"]))
         state["dynamite_bought"][seat] += 1
         place_dynamite(state, a - A_SPACE)
+        emit(state, EV_DYNAMITE_PLACED, EVERYONE, seat, a - A_SPACE, state["dynamite_price"], 0)
     elif a < A_LOAD_PASSENGERS:
         t = (a - A_BUY_GOOD) // N_GOODS
         g = (a - A_BUY_GOOD) % N_GOODS
         pay_bank(state, seat, np.int64(SELL_PRICE[np.int64(state["train_pos"][seat, t]), g]))
+        emit(state, EV_CARGO_LOADED, EVERYONE, seat, t, g, SELL_PRICE[np.int64(state["train_pos"][seat, t]), g])
         state["train_cargo"][seat, t, empty_slot(state, seat, t)] = g
     elif a < A_BUY_STATION:
         t = a - A_LOAD_PASSENGERS
         zone = np.int64(CITY_ZONE[np.int64(state["train_pos"][seat, t])])
         state["train_cargo"][seat, t, empty_slot(state, seat, t)] = PASSENGER_BASE + zone
+        emit(state, EV_CARGO_LOADED, EVERYONE, seat, t, PASSENGER_BASE + zone, 0)  # free (§4.4)
     elif a < A_BUY_SMALL_TRAIN:
         buy_station(state, seat, a - A_BUY_STATION, np.int64(PRICE_STATION))
     elif a < A_BUY_LARGE_TRAIN:
         pay_bank(state, seat, np.int64(PRICE_SMALL_TRAIN))
+        emit(state, EV_TRAIN_BOUGHT, EVERYONE, seat, free_train_slot(state, seat), a - A_BUY_SMALL_TRAIN,
+             PRICE_SMALL_TRAIN)
         place_train(state, seat, a - A_BUY_SMALL_TRAIN, np.int64(0))
     elif a < A_UPGRADE_TRAIN:
         pay_bank(state, seat, np.int64(PRICE_LARGE_TRAIN))
+        emit(state, EV_TRAIN_BOUGHT, EVERYONE, seat, free_train_slot(state, seat), a - A_BUY_LARGE_TRAIN,
+             PRICE_LARGE_TRAIN)
         place_train(state, seat, a - A_BUY_LARGE_TRAIN, np.int64(1))
         claim_competitions(state, seat, np.int64(T_RAILROAD_EXPO), np.int64(-1), np.int64(-1))
     elif a < A_PLAY_CARD:
         t = a - A_UPGRADE_TRAIN
         pay_bank(state, seat, np.int64(PRICE_UPGRADE))
         state["train_large"][seat, t] = 1
+        emit(state, EV_TRAIN_UPGRADED, EVERYONE, seat, t, PRICE_UPGRADE, 0)
         claim_competitions(state, seat, np.int64(T_RAILROAD_EXPO), np.int64(-1), np.int64(-1))
     elif A_BUY_DESPERADO <= a < A_BUY_DESPERADO + N_CITIES:
         pay_bank(state, seat, np.int64(state["extra_gang_price"]))
@@ -228,6 +239,7 @@ def apply_pre_roll(state: np.void, seat: int, a: int) -> None:
         k = np.int64(state["n_desperados"][seat])
         state["desp_pos"][seat, k] = a - A_BUY_DESPERADO
         state["n_desperados"][seat] = k + 1
+        emit(state, EV_DESPERADO_HIRED, EVERYONE, seat, k, a - A_BUY_DESPERADO, state["extra_gang_price"])
 
 
 @njit(cache=True)
@@ -235,4 +247,5 @@ def buy_station(state: np.void, seat: int, c: int, price: int) -> None:
     """Pay and own station c; Land Boom competitions are claimed (§6.3, §13.4)."""
     pay_bank(state, seat, price)
     state["city_owner"][c] = seat
+    emit(state, EV_STATION_BOUGHT, EVERYONE, seat, c, price, 0)
     claim_competitions(state, seat, np.int64(T_LAND_BOOM), np.int64(-1), np.int64(-1))

@@ -84,7 +84,11 @@ from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF,
                    T_ARMED_GUARDS, T_DYNAMITE_CRATE, T_FRIEND_OF_THE_LAW, T_HIDEOUT, T_LAND_GRANT, T_MAIL_RACE,
                    T_SUBSIDY_100, T_SUBSIDY_200, T_TRACK_CREW)
 from .desperados import can_rehire, nearest_stations, step_legal
-from .eventlog import EV_DICE_ROLLED
+from .eventlog import (EV_CARD_PLAYED, EV_CARD_PAYMENT, EV_DESPERADO_MOVED, EV_DESPERADO_PLACED, EV_DICE_ROLLED,
+                       EV_DYNAMITE_PLACED, EV_DYNAMITE_REMOVED, EV_PHASE_BEGINS, EV_TRAIN_ARMED, EV_TRAIN_HELD,
+                       EV_TRAIN_LANDED, EV_TRAIN_SAT_OUT, EV_TURN_BEGINS, PLACED_HIDEOUT, PLACED_REHIRE,
+                       REMOVED_BY_TRACK_CREW, SAT_OUT_DEBT, SAT_OUT_WAIT, emit_card_drawn, emit_card_kept,
+                       emit_game_over)
 from .dynamite import any_dynamite, any_dynamite_space, can_place_dynamite, explode, place_dynamite, \
     remove_dynamite
 from .pieces import bank_pays
@@ -342,6 +346,8 @@ def _apply(state: np.void, a: int) -> int:
         return _K_MOVE
     if dec == DEC_TRAIN_STEP:
         if a == A_HOLD:
+            emit(state, EV_TRAIN_HELD, EVERYONE, seat, state["move_train"],
+                 state["train_pos"][seat, np.int64(state["move_train"])], 0)
             return _K_MOVE_DONE  # no landing resolution (§7.4)
         if a == A_STOP:
             _begin_landing(state)
@@ -367,6 +373,7 @@ def _apply(state: np.void, a: int) -> int:
         card = np.int64(state["drawn_card"])
         state["drawn_card"] = NO_CARD
         if a == A_END:  # keep it, bound to the train that drew it (§13.3)
+            emit_card_kept(state, seat, np.int64(state["move_train"]), card)
             state["card_holder"][card] = seat
             state["card_bound"][card] = state["move_train"]
             state["landing_step"] += 1
@@ -380,6 +387,7 @@ def _apply_card_choice(state: np.void, dec: int, seat: int, a: int) -> int:
     """Sub-decisions of personal cards and desperado moves (§9, §13.5)."""
     if dec == DEC_CARD_TRAIN:
         state["train_armed"][seat, a - A_TRAIN] = 1
+        emit(state, EV_TRAIN_ARMED, EVERYONE, seat, a - A_TRAIN, 0, 0)
         state["card_left"] = 0
         return _K_CARD_DONE
     if dec == DEC_CARD_DYNAMITE_PLACE or dec == DEC_CARD_DYNAMITE_REMOVE:
@@ -387,7 +395,9 @@ def _apply_card_choice(state: np.void, dec: int, seat: int, a: int) -> int:
             return _K_CARD_DONE
         if dec == DEC_CARD_DYNAMITE_PLACE:
             place_dynamite(state, a - A_SPACE)
+            emit(state, EV_DYNAMITE_PLACED, EVERYONE, seat, a - A_SPACE, 0, 0)  # a free token (§13.5)
         else:
+            emit(state, EV_DYNAMITE_REMOVED, EVERYONE, a - A_SPACE, REMOVED_BY_TRACK_CREW, seat, 0)
             remove_dynamite(state, a - A_SPACE)
         state["card_left"] -= 1
         return _K_CARD
@@ -400,6 +410,7 @@ def _apply_card_choice(state: np.void, dec: int, seat: int, a: int) -> int:
         return _K_CARD
     if dec == DEC_CARD_HIDEOUT_CITY:
         state["desp_pos"][seat, np.int64(state["sel_desperado"])] = a - A_SPACE  # placed, not moved (§9.3)
+        emit(state, EV_DESPERADO_PLACED, EVERYONE, seat, state["sel_desperado"], a - A_SPACE, PLACED_HIDEOUT)
         state["card_left"] = 0
         return _K_CARD_DONE
     if dec == DEC_DESPERADO_STEP:
@@ -409,6 +420,7 @@ def _apply_card_choice(state: np.void, dec: int, seat: int, a: int) -> int:
         return _K_DESP_MOVE
     # DEC_REHIRE_TARGET: the jump is not a step (§9.3)
     state["desp_pos"][seat, np.int64(state["desp_index"])] = a - A_SPACE
+    emit(state, EV_DESPERADO_PLACED, EVERYONE, seat, state["desp_index"], a - A_SPACE, PLACED_REHIRE)
     state["desp_index"] += 1
     return _K_DESPERADOS
 
@@ -469,6 +481,7 @@ def _pose(state: np.void, dec: int) -> int:
 @njit(cache=True)
 def _end_game(state: np.void, capped: bool) -> int:
     """The game is over: by victory (§14.3) or by a cap (§14.4)."""
+    emit_game_over(state, capped)
     clear_procedures(state)
     state["done"] = True
     state["capped"] = capped
@@ -516,6 +529,8 @@ def _start_turn(state: np.void) -> int:
         state["train_moved"][seat, t] = 0
     for i in range(3):
         state["dice"][i] = 0
+    emit(state, EV_TURN_BEGINS, EVERYONE, seat, state["round"], state["turn"], 0)
+    emit(state, EV_PHASE_BEGINS, EVERYONE, seat, PHASE_PRE_ROLL, 0, 0)
     settle_debts(state, seat)
     return _K_PRE_ROLL
 
@@ -547,6 +562,7 @@ def _roll(state: np.void) -> int:
     emit(state, EV_DICE_ROLLED, EVERYONE, state["active"], hi, d0 + d1 + d2 - hi - lo, lo)
     settle_debts(state, np.int64(state["active"]))
     state["phase"] = PHASE_MOVEMENT
+    emit(state, EV_PHASE_BEGINS, EVERYONE, state["active"], PHASE_MOVEMENT, 0, 0)
     return _K_SELECT
 
 
@@ -569,12 +585,15 @@ def _select_train(state: np.void) -> int:
             if state["train_wait"][seat, t] > 0:
                 state["train_wait"][seat, t] -= 1
                 state["train_moved"][seat, t] = 1
+                emit(state, EV_TRAIN_SAT_OUT, EVERYONE, seat, t, SAT_OUT_WAIT, 0)
             elif state["train_debt"][seat, t] > 0:
                 state["train_moved"][seat, t] = 1
+                emit(state, EV_TRAIN_SAT_OUT, EVERYONE, seat, t, SAT_OUT_DEBT, 0)
             else:
                 left += 1
     if left == 0:
         state["phase"] = PHASE_DESPERADO
+        emit(state, EV_PHASE_BEGINS, EVERYONE, seat, PHASE_DESPERADO, 0, 0)
         state["desp_index"] = 0
         return _K_DESPERADOS
     return _pose(state, np.int64(DEC_SELECT_TRAIN))
@@ -612,6 +631,7 @@ def _begin_landing(state: np.void) -> None:
     x = np.int64(state["train_pos"][seat, t])
     if IS_CITY[x]:
         state["train_from"][seat, t] = FREE
+    emit(state, EV_TRAIN_LANDED, EVERYONE, seat, t, x, state["move_steps"])
     state["move_steps"] = 0
     state["landing_space"] = x
     state["landing_step"] = 0
@@ -642,6 +662,7 @@ def _continue_landing(state: np.void) -> int:
                 return _K_SHERIFF
         elif SPACE_SPECIAL[x] == SPECIAL_TELEGRAM:
             card = draw_card(state)
+            emit_card_drawn(state, seat, t, card)
             if card != NO_CARD and reveal_drawn(state, card):
                 state["drawn_card"] = card
                 return _pose(state, np.int64(DEC_TELEGRAM_DRAWN))
@@ -680,6 +701,7 @@ def _finish_move(state: np.void) -> int:
 def _play_card(state: np.void, card: int, train: int, ret: int) -> int:
     """Play personal card ``card`` bound to ``train``: a move, a queued move, or a card procedure (§13.3, §13.5)."""
     seat = np.int64(state["active"])
+    emit(state, EV_CARD_PLAYED, EVERYONE, seat, card, train, 0)  # revealed (§13.3)
     state["card_holder"][card] = NOBODY
     state["card_bound"][card] = NOBODY
     kind = np.int64(CARD_TYPE[card])
@@ -702,6 +724,7 @@ def _play_card(state: np.void, card: int, train: int, ret: int) -> int:
     state["sel_desperado"] = NOBODY
     if kind == T_SUBSIDY_100 or kind == T_SUBSIDY_200:
         bank_pays(state, seat, np.int64(CARD_AMOUNT[card]))
+        emit(state, EV_CARD_PAYMENT, EVERYONE, seat, card, CARD_AMOUNT[card], 0)
         state["card_left"] = 0
         return _K_CARD_DONE
     if kind == T_DYNAMITE_CRATE or kind == T_TRACK_CREW:
@@ -820,6 +843,7 @@ def _continue_desperado(state: np.void) -> int:
 def _desperado_step(state: np.void, seat: int, n: int) -> None:
     """The moving desperado steps to n; nothing is triggered (§9.2)."""
     k = np.int64(state["desp_index"])
+    emit(state, EV_DESPERADO_MOVED, EVERYONE, seat, k, state["desp_pos"][seat, k], n)
     state["desp_from"] = state["desp_pos"][seat, k]
     state["desp_pos"][seat, k] = n
     state["desp_steps"] -= 1

@@ -18,11 +18,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.rng import N_FORCED, draw_below, shuffle_prefix
 from .data import (CARGO_EMPTY, DEC_NONE, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS,
                    N_CARGO, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE,
                    PHASE_SETUP, START_CARGO, START_CASH, START_DESPERADOS, START_DESPERADOS_TWO_PLAYER,
                    VICTORY_TARGET)
+from .eventlog import (EV_CARGO_LOADED, EV_CITY_DRAFTED, EV_DESPERADO_PLACED, EV_START_CASH, EV_TRAIN_PLACED,
+                       PLACED_SETUP)
 from .pieces import place_train
 from .state import LANDING_NONE, NOBODY
 
@@ -184,6 +187,7 @@ def apply_draft(state: np.void, seat: int, c: int) -> None:
     i = np.int64(state["setup_step"])
     state["start_city"][seat, 0 if i < np.int64(state["num_players"]) else 1] = c
     state["city_owner"][c] = seat
+    emit(state, EV_CITY_DRAFTED, EVERYONE, seat, c, i, 0)
     state["setup_step"] = i + 1
 
 
@@ -192,6 +196,7 @@ def apply_placement(state: np.void, seat: int, c: int) -> None:
     """The seat's next desperado is placed in start city c (§5 item 3)."""
     j = np.int64(state["setup_step"]) - 2 * np.int64(state["num_players"])
     state["desp_pos"][seat, j // np.int64(state["num_players"])] = c
+    emit(state, EV_DESPERADO_PLACED, EVERYONE, seat, j // np.int64(state["num_players"]), c, PLACED_SETUP)
     state["setup_step"] += 1
 
 
@@ -202,5 +207,8 @@ def finish_setup(state: np.void) -> None:
         for i in range(2):
             c = np.int64(state["start_city"][p, i])
             t = place_train(state, p, c, np.int64(0))
+            emit(state, EV_TRAIN_PLACED, EVERYONE, p, t, c, 0)
             state["train_cargo"][p, t, 0] = START_CARGO[c]
+            emit(state, EV_CARGO_LOADED, EVERYONE, p, t, START_CARGO[c], 0)  # free (§5 item 4)
         state["cash"][p] = START_CASH
+        emit(state, EV_START_CASH, EVERYONE, p, START_CASH, 0, 0)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import N_SHERIFFS, NO_SPACE
 from .dynamite import remove_dynamite
+from .eventlog import EV_SHERIFF_MOVED, REMOVED_BY_SHERIFF, emit_dynamite_removed
 from .state import NOBODY
 
 
@@ -33,5 +35,7 @@ def sheriff_space_legal(state: np.void, k: int, s: int) -> bool:
 @njit(cache=True, inline="always")
 def place_sheriff(state: np.void, k: int, s: int) -> None:
     """Sheriff k goes to s; dynamite there returns to the supply (§12 item 4)."""
+    emit(state, EV_SHERIFF_MOVED, EVERYONE, state["active"], k, state["sheriff_pos"][k], s)
     state["sheriff_pos"][k] = s
+    emit_dynamite_removed(state, s, np.int64(REMOVED_BY_SHERIFF))
     remove_dynamite(state, s)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .data import (CARD_AMOUNT, CARD_BONUS, CARD_CITY, CARD_CLASS, CARD_GOOD, CARD_TYPE, CLASS_COMPETITION,
                    CLASS_PUBLIC, DISTANCE, IS_CITY, MAX_TRAINS, MOUNTAIN_ZONE, N_CARDS, N_CITIES,
                    N_COMPETITION_SLOTS, NO_CARD, SPACE_ZONE, T_ARMY_ENGINEERS, T_BANK_DIVIDEND, T_BLIZZARD,
@@ -28,6 +29,9 @@ from .data import (CARD_AMOUNT, CARD_BONUS, CARD_CITY, CARD_CLASS, CARD_GOOD, CA
                    T_MAIL_CONTRACT, T_MAIL_RACE, T_QUARANTINE, T_SHERIFF_ROUNDUP,
                    T_TERRITORIAL_TAX, T_TRACK_CREW, LAND_GRANT_PRICE, MAX_DESPERADOS, MAX_EXTRA_MOVES)
 from .dynamite import any_dynamite, any_dynamite_space, remove_all_dynamite
+from .eventlog import (DELAYED_BY_BLIZZARD, EV_CARD_PAYMENT, EV_CARD_TO_BOTTOM, EV_COMPETITION_EXPIRED,
+                       EV_COMPETITION_POSTED, EV_COMPETITION_WON, EV_DESPERADO_PLACED, EV_TRAIN_DELAYED,
+                       LOST_QUARANTINE, PLACED_ROUNDUP, emit_cargo_lost)
 from .pieces import bank_pays, has_free_flag, n_stations, pay_bank, remove_passengers
 from .state import NOBODY
 
@@ -52,6 +56,7 @@ def draw_card(state: np.void) -> int:
 @njit(cache=True, inline="always")
 def to_bottom(state: np.void, card: int) -> None:
     """A used, resolved, claimed, expired or turned-away card goes to the bottom (§13.1)."""
+    emit(state, EV_CARD_TO_BOTTOM, EVERYONE, card, state["deck_size"], 0, 0)  # always a revealed card (§16.3)
     state["deck"][state["deck_size"]] = card
     state["deck_size"] += 1
     state["card_holder"][card] = NOBODY
@@ -66,7 +71,9 @@ def post_competition(state: np.void, card: int) -> None:
         if state["comp_card"][i] == NO_CARD:
             state["comp_card"][i] = card
             state["comp_countdown"][i] = np.int64(state["expiry_rounds"]) * np.int64(state["num_players"])
+            emit(state, EV_COMPETITION_POSTED, EVERYONE, card, i, state["comp_countdown"][i], 0)
             return
+    emit(state, EV_COMPETITION_POSTED, EVERYONE, card, -1, 0, 0)  # no free slot: turned away
     to_bottom(state, card)
 
 
@@ -82,6 +89,7 @@ def claim_competitions(state: np.void, seat: int, kind: int, good: int, city: in
         if kind == T_MAIL_RACE and CARD_CITY[card] != city:
             continue
         bank_pays(state, seat, np.int64(CARD_BONUS[card]))
+        emit(state, EV_COMPETITION_WON, EVERYONE, seat, card, i, CARD_BONUS[card])
         state["comp_card"][i] = NO_CARD
         state["comp_countdown"][i] = 0
         to_bottom(state, card)
@@ -97,6 +105,7 @@ def count_down_competitions(state: np.void) -> None:
         if card != NO_CARD:
             state["comp_countdown"][i] -= 1
             if state["comp_countdown"][i] <= 0:
+                emit(state, EV_COMPETITION_EXPIRED, EVERYONE, card, i, 0, 0)
                 state["comp_card"][i] = NO_CARD
                 state["comp_countdown"][i] = 0
                 to_bottom(state, card)
@@ -129,8 +138,10 @@ def resolve_public(state: np.void, card: int) -> None:
     elif kind == T_MAIL_CONTRACT:
         for p in range(n):
             bank_pays(state, p, amount * n_stations(state, p))
+            emit(state, EV_CARD_PAYMENT, EVERYONE, p, card, amount * n_stations(state, p), 0)
     elif kind == T_TERRITORIAL_TAX:
         for p in range(n):
+            emit(state, EV_CARD_PAYMENT, EVERYONE, p, card, -min(np.int64(state["cash"][p]), amount), 0)
             pay_bank(state, p, min(np.int64(state["cash"][p]), amount))
     elif kind == T_ARMY_ENGINEERS:
         remove_all_dynamite(state)
@@ -139,10 +150,12 @@ def resolve_public(state: np.void, card: int) -> None:
     elif kind == T_BANK_DIVIDEND:
         for p in range(n):
             bank_pays(state, p, amount)
+            emit(state, EV_CARD_PAYMENT, EVERYONE, p, card, amount, 0)
     elif kind == T_QUARANTINE:
         for p in range(n):
             for t in range(MAX_TRAINS):
                 if state["train_exists"][p, t]:
+                    emit_cargo_lost(state, p, np.int64(t), np.int64(LOST_QUARANTINE), np.bool_(True))
                     remove_passengers(state, p, t)
 
 
@@ -155,6 +168,7 @@ def _blizzard(state: np.void) -> None:
                 x = np.int64(state["train_pos"][p, t])
                 if not IS_CITY[x] and SPACE_ZONE[x] == MOUNTAIN_ZONE and state["train_wait"][p, t] < 1:
                     state["train_wait"][p, t] = 1
+                    emit(state, EV_TRAIN_DELAYED, EVERYONE, p, t, 1, DELAYED_BY_BLIZZARD)
 
 
 @njit(cache=True)
@@ -171,6 +185,7 @@ def _round_up(state: np.void) -> None:
                     best = c
             if best >= 0:
                 state["desp_pos"][p, k] = best
+                emit(state, EV_DESPERADO_PLACED, EVERYONE, p, k, best, PLACED_ROUNDUP)
 
 
 # ---- personal cards (§13.5) -------------------------------------------------------------------------------
