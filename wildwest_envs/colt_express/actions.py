@@ -13,11 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .cards import receive_bullet
 from .data import (A_BANDIT, A_CAR, A_JEWEL, A_PURSE, A_STRONGBOX, BELLE, CHEYENNE, DEC_FIRE_TARGET,
                    DEC_MARSHAL_DEST, DEC_MOVE_DEST, DEC_PICKPOCKET, DEC_PUNCH_DEST, DEC_PUNCH_LOOT,
                    DEC_PUNCH_TARGET, DEC_ROB_LOOT, DJANGO, GHOST, IN, MARSHAL, N_KINDS, N_PURSES, PURSE_ON_BANDIT,
                    ROOF, TUCO)
+from .eventlog import (EV_FIRED, EV_LOOT_LOST, EV_LOOT_TAKEN, EV_MARSHAL_MOVED, EV_MOVED, EV_NEUTRAL_BULLETS,
+                       EV_PUNCHED, MARSHAL_BY_CARD, MOVED_BY_DJANGO, MOVED_BY_FLOOR_CHANGE, MOVED_BY_MARSHAL,
+                       MOVED_BY_MOVE, MOVED_BY_PUNCH, emit_loot)
 
 BIT_BANDIT = A_BANDIT - A_CAR  # 7
 BIT_PURSE = A_PURSE - A_CAR  # 13
@@ -68,12 +72,14 @@ def hand_out_neutral(state: np.void, group: int) -> None:
         return
     if state["neutral_supply"] >= k:
         state["neutral_supply"] -= k
+        emit(state, EV_NEUTRAL_BULLETS, EVERYONE, group, k, state["neutral_supply"], 0)
         for b in range(np.int64(state["n_bandits"])):
             if (group >> b) & 1:
                 receive_bullet(state, b)
     else:
         state["neutral_supply"] = 0
         state["supply_removed"] = True
+        emit(state, EV_NEUTRAL_BULLETS, EVERYONE, group, 0, 0, 1)
 
 
 @njit(cache=True)
@@ -84,6 +90,7 @@ def marshal_rule(state: np.void, car: int) -> None:
         if state["bandit_car"][b] == car and state["bandit_level"][b] == IN:
             state["bandit_level"][b] = ROOF
             group |= np.int64(1) << np.int64(b)
+            emit(state, EV_MOVED, EVERYONE, b, car, ROOF, MOVED_BY_MARSHAL)
     hand_out_neutral(state, group)
 
 
@@ -240,11 +247,14 @@ def take_purse(state: np.void, bandit: int, purse: int) -> None:
     state["purse_location"][purse] = PURSE_ON_BANDIT + bandit
     seat = bandit // np.int64(state["bandits_per_seat"])
     state["purse_known"][seat] = np.int64(state["purse_known"][seat]) | (np.int64(1) << np.int64(purse))
+    emit_loot(state, EV_LOOT_TAKEN, bandit, purse)
 
 
 @njit(cache=True, inline="always")
 def resolve_floor(state: np.void, actor: int) -> None:
     """Floor change: to the other level of the same car; inside the marshal's car he flees back up (§6.2)."""
+    emit(state, EV_MOVED, EVERYONE, actor, state["bandit_car"][actor], 1 - np.int64(state["bandit_level"][actor]),
+         MOVED_BY_FLOOR_CHANGE)
     place_bandit(state, actor, np.int64(state["bandit_car"][actor]), 1 - np.int64(state["bandit_level"][actor]))
 
 
@@ -252,12 +262,14 @@ def resolve_floor(state: np.void, actor: int) -> None:
 def _resolve_fire(state: np.void, actor: int, target: int) -> None:
     """Fire: the top bullet card goes to the target's player; Django pushes the target away (§6.3, §7)."""
     state["bullets_left"][actor] -= 1
+    emit(state, EV_FIRED, EVERYONE, actor, target, state["bullets_left"][actor], 0)
     receive_bullet(state, target)
     if state["character"][actor] == DJANGO:
         c = np.int64(state["bandit_car"][actor])
         x = np.int64(state["bandit_car"][target])
         dest = x + 1 if x > c else x - 1
         if 0 <= dest <= state["n_carriages"]:  # never off the train (§5.1)
+            emit(state, EV_MOVED, EVERYONE, target, dest, state["bandit_level"][target], MOVED_BY_DJANGO)
             place_bandit(state, target, dest, np.int64(state["bandit_level"][target]))
 
 
@@ -268,9 +280,11 @@ def _resolve_rob(state: np.void, actor: int, action: int) -> None:
     if action == A_JEWEL:
         state["floor_jewels"][loc] -= 1
         state["jewels_held"][actor] += 1
+        emit_loot(state, EV_LOOT_TAKEN, actor, action - A_PURSE)
     elif action == A_STRONGBOX:
         state["floor_strongboxes"][loc] -= 1
         state["strongboxes_held"][actor] += 1
+        emit_loot(state, EV_LOOT_TAKEN, actor, action - A_PURSE)
     else:
         take_purse(state, actor, action - A_PURSE)
 
@@ -280,6 +294,7 @@ def _resolve_punch_loot(state: np.void, actor: int, action: int) -> None:
     """Punch: the victim's chosen token falls at the punch location; Cheyenne keeps a purse (§6.5 step 3, §7)."""
     victim = np.int64(state["victim"])
     loc = np.int64(state["bandit_car"][actor]) * 2 + np.int64(state["bandit_level"][actor])
+    emit_loot(state, EV_LOOT_LOST, victim, action - A_PURSE)  # before it moves: the victim's knowledge of it
     if action == A_JEWEL:
         state["jewels_held"][victim] -= 1
         state["floor_jewels"][loc] += 1
@@ -297,6 +312,7 @@ def apply_choice(state: np.void, decision: int, action: int) -> None:
     """Carry out the chosen option of a Stealin'/event decision (§6.1-§6.6, §8.6)."""
     a = np.int64(state["acting_bandit"])
     if decision == DEC_MOVE_DEST:
+        emit(state, EV_MOVED, EVERYONE, a, action - A_CAR, state["bandit_level"][a], MOVED_BY_MOVE)
         place_bandit(state, a, action - A_CAR, np.int64(state["bandit_level"][a]))
     elif decision == DEC_FIRE_TARGET:
         _resolve_fire(state, a, bandit_of_ego(state, np.int64(state["current"]), action - A_BANDIT))
@@ -304,13 +320,16 @@ def apply_choice(state: np.void, decision: int, action: int) -> None:
         _resolve_rob(state, a, action)
     elif decision == DEC_PUNCH_TARGET:
         state["victim"] = bandit_of_ego(state, np.int64(state["current"]), action - A_BANDIT)
+        emit(state, EV_PUNCHED, EVERYONE, a, state["victim"], 0, 0)
     elif decision == DEC_PUNCH_LOOT:
         _resolve_punch_loot(state, a, action)
     elif decision == DEC_PUNCH_DEST:
         victim = np.int64(state["victim"])
+        emit(state, EV_MOVED, EVERYONE, victim, action - A_CAR, state["bandit_level"][victim], MOVED_BY_PUNCH)
         place_bandit(state, victim, action - A_CAR, np.int64(state["bandit_level"][victim]))
     elif decision == DEC_MARSHAL_DEST:
         state["marshal_car"] = action - A_CAR
+        emit(state, EV_MARSHAL_MOVED, EVERYONE, action - A_CAR, MARSHAL_BY_CARD, 0, 0)
         marshal_rule(state, action - A_CAR)
     elif decision == DEC_PICKPOCKET:
         take_purse(state, a, action - A_PURSE)

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.rng import shuffle_prefix
 from .data import BULLET_CARD, DOC, DOC_HAND_SIZE, HAND_SIZE, N_CARD_CODES, N_CARD_KINDS_HELD
+from .eventlog import EV_CARD_DRAWN, EV_CARDS_DRAWN, EV_DECK_SHUFFLED, only
 from .state import NOBODY
 
 
@@ -48,6 +50,7 @@ def hand_target(state: np.void, seat: int) -> int:
 def shuffle_deck(state: np.void, seat: int) -> None:
     """Shuffle a seat's whole draw deck (§3.1 step 3, §4.2 standard rules)."""
     shuffle_prefix(state, state["deck"][seat], np.int64(state["deck_size"][seat]))
+    emit(state, EV_DECK_SHUFFLED, EVERYONE, seat, state["deck_size"][seat], 0, 0)
 
 
 @njit(cache=True)
@@ -66,6 +69,7 @@ def reshuffle_discard(state: np.void, seat: int) -> None:
     state["deck_size"][seat] = n
     state["known_bullets_on_top"][seat] = 0
     shuffle_prefix(state, state["deck"][seat], n)
+    emit(state, EV_DECK_SHUFFLED, EVERYONE, seat, n, 1, 0)
 
 
 @njit(cache=True, inline="always")
@@ -84,6 +88,7 @@ def draw_cards(state: np.void, seat: int, count: int) -> int:
     must be drawn (G20(f)). Returns the number of cards drawn.
     """
     drawn = np.int64(0)
+    known = np.int64(state["known_bullets_on_top"][seat])  # for the report: known bullet cards drawn (G34)
     while drawn < count:
         n = np.int64(state["deck_size"][seat])
         if n == 0:
@@ -95,9 +100,11 @@ def draw_cards(state: np.void, seat: int, count: int) -> int:
         state["deck"][seat, n - 1] = NOBODY
         state["deck_size"][seat] = n - 1
         state["hand"][seat, code] += 1
+        emit(state, EV_CARD_DRAWN, only(seat), seat, code, 0, 0)
         if state["known_bullets_on_top"][seat] > 0:
             state["known_bullets_on_top"][seat] -= 1
         drawn += 1
+    emit(state, EV_CARDS_DRAWN, EVERYONE, seat, drawn, known - np.int64(state["known_bullets_on_top"][seat]), 0)
     return drawn
 
 

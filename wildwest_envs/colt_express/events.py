@@ -11,9 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .actions import hand_out_neutral, marshal_rule
 from .data import (EV_ANGRY_MARSHAL, EV_BRAKING, EV_HOSTAGE, EV_MARSHALS_REVENGE, EV_REBELLION, EV_SWIVEL_ARM,
                    EV_TAKE_IT_ALL, IN, N_PURSES, PURSE_ON_BANDIT, PURSE_REMOVED, ROOF)
+from .eventlog import (EV_LOOT_LOST, EV_LOOT_TAKEN, EV_MARSHAL_MOVED, EV_MOVED, EV_STRONGBOX_PLACED,
+                       MARSHAL_BY_EVENT, MOVED_BY_BRAKING, MOVED_BY_SWIVEL_ARM, TOKEN_RANSOM, emit_loot)
 from .state import NOBODY
 
 
@@ -34,6 +37,7 @@ def _angry_marshal(state: np.void) -> None:
     hand_out_neutral(state, _bandits_at(state, m, np.int64(ROOF)))
     if m < state["n_carriages"]:
         state["marshal_car"] = m + 1
+        emit(state, EV_MARSHAL_MOVED, EVERYONE, m + 1, MARSHAL_BY_EVENT, 0, 0)
         marshal_rule(state, m + 1)
 
 
@@ -51,6 +55,7 @@ def _marshals_revenge(state: np.void) -> None:
                 lost = i
         if lost != NOBODY:
             state["purse_location"][lost] = PURSE_REMOVED
+            emit_loot(state, EV_LOOT_LOST, b, lost)
 
 
 @njit(cache=True)
@@ -63,14 +68,18 @@ def apply_event(state: np.void, event: int) -> None:
     elif event == EV_SWIVEL_ARM:  # §8.2
         for b in range(n_bandits):
             if state["bandit_level"][b] == ROOF:
+                if state["bandit_car"][b] != last:
+                    emit(state, EV_MOVED, EVERYONE, b, last, ROOF, MOVED_BY_SWIVEL_ARM)
                 state["bandit_car"][b] = last
     elif event == EV_BRAKING:  # §8.3
         for b in range(n_bandits):
             if state["bandit_level"][b] == ROOF and state["bandit_car"][b] >= 1:
+                emit(state, EV_MOVED, EVERYONE, b, np.int64(state["bandit_car"][b]) - 1, ROOF, MOVED_BY_BRAKING)
                 state["bandit_car"][b] -= 1
     elif event == EV_TAKE_IT_ALL:  # §8.4
         state["floor_strongboxes"][np.int64(state["marshal_car"]) * 2 + IN] += 1
         state["second_strongbox_placed"] = True
+        emit(state, EV_STRONGBOX_PLACED, EVERYONE, state["marshal_car"], 0, 0, 0)
     elif event == EV_REBELLION:  # §8.5
         hand_out_neutral(state, _bandits_at(state, np.int64(NOBODY), np.int64(IN)))
     elif event == EV_MARSHALS_REVENGE:
@@ -79,6 +88,7 @@ def apply_event(state: np.void, event: int) -> None:
         for b in range(n_bandits):
             if state["bandit_car"][b] == 0:
                 state["ransoms"][b] += 1
+                emit_loot(state, EV_LOOT_TAKEN, b, TOKEN_RANSOM)
 
 
 @njit(cache=True, inline="always")

@@ -12,11 +12,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from .cards import can_draw, count_action_cards, count_cards, draw_cards, hand_target, put_on_deck, \
     shuffle_deck
 from .data import (A_BULLETS_DISCARD, A_DISCARD, A_DRAW, A_KEEP_REST, A_PLAY_DOWN, A_PLAY_UP,
                    BULLET_CARD, DRAW_COUNT, GHOST, MARSHAL, MAX_TURNS, N_CARD_CODES, N_CARD_KINDS_HELD, N_KINDS,
                    ROUND_CARD_TURNS, TURN_NONE, TURN_SPEEDUP, TURN_SWITCH, TURN_TUNNEL)
+from .eventlog import EV_BULLETS_DISCARDED, EV_CARD_PLAYED, EV_CARD_SET_ASIDE, EV_CARDS_KEPT, all_but, only
+from .state import NOBODY
 
 
 # ---- round start (§4.2) ---------------------------------------------------------------
@@ -51,6 +54,8 @@ def asked_bullets(state: np.void, seat: int) -> bool:
 def apply_bullets(state: np.void, seat: int, action: int) -> None:
     """BULLETS_DISCARD moves all bullet cards of the hand to the discard pile (§4.2 step 3)."""
     if action == A_BULLETS_DISCARD:
+        if state["hand"][seat, BULLET_CARD] > 0:  # discarding none looks like keeping (G33): not reported
+            emit(state, EV_BULLETS_DISCARDED, EVERYONE, seat, state["hand"][seat, BULLET_CARD], 0, 0)
         state["discard"][seat, BULLET_CARD] += state["hand"][seat, BULLET_CARD]
         state["hand"][seat, BULLET_CARD] = 0
 
@@ -110,6 +115,11 @@ def apply_plan(state: np.void, seat: int, action: int) -> None:
         state["pile_card"][i] = code
         state["pile_down"][i] = 1 if action >= A_PLAY_DOWN else 0
         state["pile_size"] = i + 1
+        if action >= A_PLAY_DOWN:  # the face to its owner alone until Stealin' reveals it (§4.5, G22)
+            emit(state, EV_CARD_PLAYED, only(seat), seat, code, 1, i)
+            emit(state, EV_CARD_PLAYED, all_but(seat), seat, NOBODY, 1, i)
+        else:
+            emit(state, EV_CARD_PLAYED, EVERYONE, seat, code, 0, i)
     if turn_icon(state) == TURN_SPEEDUP and state["play_in_turn"] == 0:  # two plays in a row (§2.7, G21)
         state["play_in_turn"] = 1
         return
@@ -150,8 +160,11 @@ def apply_keep(state: np.void, seat: int, action: int) -> bool:
         code = action - A_DISCARD
         state["hand"][seat, code] -= 1
         state["keep_aside"][code] += 1
+        emit(state, EV_CARD_SET_ASIDE, only(seat), seat, code, 0, 0)
         if count_action_cards(state["hand"][seat]) > 0:
             return False
+    emit(state, EV_CARDS_KEPT, EVERYONE, seat, count_action_cards(state["hand"][seat]),
+         count_cards(state["keep_aside"]) + np.int64(state["hand"][seat, BULLET_CARD]), 0)
     for code in range(N_CARD_KINDS_HELD):
         state["discard"][seat, code] += state["keep_aside"][code]
         state["keep_aside"][code] = 0

@@ -73,6 +73,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_MASKS, finished
 from .actions import KIND_DECISION, apply_choice, card_bandit, choice_bits, resolve_floor
 from .cards import count_cards, return_card
@@ -81,6 +82,8 @@ from .data import (A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, DEC_BULLETS, DEC_KE
                    MAX_BANDITS, MAX_CARS, MAX_PILE, N_ACTIONS, N_KINDS, N_ROUNDS, OPT_AUTO_FORCED, OPT_CARRIAGES,
                    OPT_CHARACTERS, OPT_EXPERT, OPT_MAX_DECISIONS, OPT_NUM_PLAYERS, OPT_START_PLAYER, ROUND_CARD_EVENT,
                    TURN_NONE)
+from .eventlog import (EV_CARD_REVEALED, EV_PHASE_STARTED, EV_ROUND_EVENT, EV_ROUND_STARTED, PHASE_END_OF_SCHEMIN,
+                       PHASE_SCHEMIN, PHASE_STEALIN, emit_scores)
 from .events import apply_event, is_alone, pickpocket_bandit
 from .planning import apply_bullets, apply_keep, apply_plan, asked_bullets, deal_hands, keep_mask, plan_mask, \
     planning_seat, return_hands, turn_icon
@@ -244,11 +247,14 @@ def _ask(state: np.void, decision: int, seat: int) -> int:
 @njit(cache=True, inline="always")
 def _start_round(state: np.void) -> int:
     """Round start: hands, reveal of the round card, then BULLETS (expert) or Schemin' (§4.2)."""
+    emit(state, EV_ROUND_STARTED, EVERYONE, state["round"], state["round_deck"][np.int64(state["round"])],
+         state["first_player"], 0)
     state["turn"] = 0
     state["turn_position"] = 0
     state["play_in_turn"] = 0
     state["cursor"] = 0
     deal_hands(state)
+    emit(state, EV_PHASE_STARTED, EVERYONE, state["round"], PHASE_SCHEMIN, 0, 0)
     return _PH_BULLETS if state["expert"] else _PH_PLAN
 
 
@@ -272,9 +278,11 @@ def _next_play(state: np.void) -> int:
         return _ask(state, np.int64(DEC_PLAN), planning_seat(state))
     state["turn"] -= 1  # stay on the last icon
     if state["expert"]:
+        emit(state, EV_PHASE_STARTED, EVERYONE, state["round"], PHASE_END_OF_SCHEMIN, 0, 0)
         return _PH_KEEP
     return_hands(state)
     state["resolving"] = 0
+    emit(state, EV_PHASE_STARTED, EVERYONE, state["round"], PHASE_STEALIN, 0, 0)
     return _PH_CARD
 
 
@@ -289,6 +297,7 @@ def _next_keep(state: np.void) -> int:
         state["cursor"] += 1
     state["cursor"] = 0
     state["resolving"] = 0
+    emit(state, EV_PHASE_STARTED, EVERYONE, state["round"], PHASE_STEALIN, 0, 0)
     return _PH_CARD
 
 
@@ -310,8 +319,8 @@ def _pose(state: np.void, decision: int) -> int:
 @njit(cache=True, inline="always")
 def _after_choice(state: np.void, decision: int) -> int:
     """What follows a Stealin'/event decision: the next Punch step, the next lone bandit or card (§6.5, §8.6)."""
-    if decision == DEC_PUNCH_TARGET:
-        return _PH_PUNCH_LOOT
+    if decision == DEC_PUNCH_TARGET:  # no bandit to punch: no effect, no loot or destination to choose (§6.5)
+        return _PH_PUNCH_LOOT if state["victim"] != NOBODY else _PH_CARD_DONE
     if decision == DEC_PUNCH_LOOT:
         return _PH_PUNCH_DEST
     if decision == DEC_PICKPOCKET:
@@ -336,6 +345,7 @@ def _start_card(state: np.void) -> int:
     code = np.int64(state["pile_card"][i])
     state["acting_bandit"] = card_bandit(state, owner, code)
     state["current"] = owner
+    emit(state, EV_CARD_REVEALED, EVERYONE, i, owner, code, state["pile_down"][i])
     kind = code % N_KINDS
     if kind == FLOOR:
         resolve_floor(state, np.int64(state["acting_bandit"]))
@@ -358,6 +368,7 @@ def _finish_card(state: np.void) -> int:
 def _start_event(state: np.void) -> int:
     """Apply the round card's event; Pickpocketing asks the lone bandits one by one (§4.6, §8)."""
     event = np.int64(ROUND_CARD_EVENT[np.int64(state["round_deck"][np.int64(state["round"])])])
+    emit(state, EV_ROUND_EVENT, EVERYONE, state["round"], event, 0, 0)
     if event == EV_PICKPOCKETING:
         state["cursor"] = 0
         return _PH_PICKPOCKET
@@ -388,6 +399,7 @@ def _end_round(state: np.void) -> int:
         state["current"] = NOBODY
         state["acting_bandit"] = NOBODY
         state["victim"] = NOBODY
+        emit_scores(state)
         return _PH_WAIT
     state["first_player"] = (np.int64(state["first_player"]) + 1) % np.int64(state["num_players"])
     state["round"] += 1
