@@ -12,10 +12,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from tests.colt_express._random_states import CONFIG_IDS, CONFIGS, new_games, random_states
+from tests.colt_express._random_states import CONFIG_IDS, CONFIGS, random_states
 from wildwest_envs.colt_express import hidden, invariants, observation
 from wildwest_envs.colt_express.data import BULLET_CARD, DEC_MOVE_DEST, DEC_PLAN, MOVE, PURSE_VALUES
 from wildwest_envs.colt_express.observation import OBS
+from wildwest_envs.colt_express.positions import place, position
 from wildwest_envs.colt_express.state import NOBODY
 from wildwest_envs.core.rng import game_seeds
 
@@ -35,6 +36,12 @@ def _sample(num_players: int, expert: bool, n: int = 400, seed: int = 0):
     states = states[rng.permutation(len(states))[:n]]
     seats = rng.integers(0, num_players, len(states))
     return states, seats, game_seeds(seed, len(states))
+
+
+def _fresh_game(num_players: int, seed: int) -> np.ndarray:
+    """The game ``_random_states.new_games(num_players, False, 1, seed)`` deals: the first PLAN of seed
+    ``game_seeds(seed, 1)[0]``, characters and carriages drawn."""
+    return position(num_players, seed=int(game_seeds(seed, 1)[0]))
 
 
 def _chi2(observed: np.ndarray, expected_p: np.ndarray) -> float:
@@ -106,7 +113,7 @@ def test_expert_hands_after_keep_hold_no_bullet_card(config):
 
 def test_unknown_purse_value_is_uniform_over_the_unknown_values():
     """§10.3: the value an unknown purse id gets is distributed as the multiset of unknown values (chi-square)."""
-    state = new_games(3, False, 1, seed=5)
+    state = _fresh_game(3, seed=5)
     n_draws = 3000
     new = hidden.resample_hidden(np.repeat(state, n_draws), 0, game_seeds(11, n_draws))
     purse = int(state["n_bandits"][0])  # the first carriage purse, unknown to everybody
@@ -119,7 +126,7 @@ def test_unknown_purse_value_is_uniform_over_the_unknown_values():
 
 def test_card_of_another_seat_in_hand_is_hypergeometric():
     """§10.2: another seat's hand is a fair deal of its unseen cards: copies of Move in hand (chi-square)."""
-    state = new_games(3, False, 1, seed=3)
+    state = _fresh_game(3, seed=3)
     observer = int(state["current"][0])
     other = (observer + 1) % 3
     hand_size = int(state["hand"][0, other].sum())
@@ -133,7 +140,7 @@ def test_card_of_another_seat_in_hand_is_hypergeometric():
 
 def test_future_round_cards_are_uniform():
     """§10.4: the next round card is uniform over the unrevealed cards of the group (chi-square)."""
-    state = new_games(4, False, 1, seed=8)
+    state = _fresh_game(4, seed=8)
     n_draws = 3000
     new = hidden.resample_hidden(np.repeat(state, n_draws), 0, game_seeds(13, n_draws))
     revealed = int(state["round_deck"][0, 0])
@@ -146,19 +153,21 @@ def test_future_round_cards_are_uniform():
 
 
 def _hidden_variant(state: np.ndarray, seat: int) -> np.ndarray:
-    """A record that differs from ``state`` only in what ``seat`` cannot see (built by hand)."""
+    """A record that differs from ``state`` only in what ``seat`` cannot see (edited with ``positions.place``)."""
     s = state.copy()
     rec = s[0]
+    values = {}
     unknown = [i for i in range(18) if not observation.purse_value_known(rec, i, seat)]
     for i in unknown:  # swap two unknown purses of different values
         for j in unknown:
             if rec["purse_value"][i] < rec["purse_value"][j]:
-                rec["purse_value"][i], rec["purse_value"][j] = rec["purse_value"][j], rec["purse_value"][i]
+                values = {i: int(rec["purse_value"][j]), j: int(rec["purse_value"][i])}
                 break
         else:
             continue
         break
     n = int(rec["num_players"])
+    hands, decks = {}, {}  # decks bottom first here, top first for place
     for q in range(n):  # swap a hand card of another seat with a different card of its deck
         if q == seat:
             continue
@@ -167,13 +176,19 @@ def _hidden_variant(state: np.ndarray, seat: int) -> np.ndarray:
             code = int(rec["deck"][q, j])
             held = [k for k in range(BULLET_CARD) if k != code and rec["hand"][q, k] > 0]
             if held and code != BULLET_CARD:
-                rec["hand"][q, held[0]] -= 1
-                rec["hand"][q, code] += 1
-                rec["deck"][q, j] = held[0]
+                hand = [k for k in range(BULLET_CARD + 1) for _ in range(int(rec["hand"][q, k]))]
+                hand[hand.index(held[0])] = code
+                deck = [int(c) for c in rec["deck"][q, :rec["deck_size"][q]]]
+                deck[j] = held[0]
+                hands[q], decks[q] = hand, deck
                 break
     size = int(rec["deck_size"][seat]) - int(rec["known_bullets_on_top"][seat])
-    rec["deck"][seat, :size] = rec["deck"][seat, :size][::-1]  # own deck order is hidden too
-    rec["rng"] = rec["rng"] ^ np.uint64(0xABCDEF)
+    deck = [int(c) for c in rec["deck"][seat, :rec["deck_size"][seat]]]
+    decks[seat] = deck[:size][::-1] + deck[size:]  # own deck order is hidden too
+    known = {q: int(rec["known_bullets_on_top"][q]) for q in decks} if rec["expert"] else None
+    place(s, purse_values=values, hands=hands, decks={q: deck[::-1] for q, deck in decks.items()},
+          known_bullets=known)
+    rec["rng"] = rec["rng"] ^ np.uint64(0xABCDEF)  # the generator: nothing a seat sees
     return s
 
 

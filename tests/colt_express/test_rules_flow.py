@@ -10,30 +10,27 @@ import textwrap
 import numpy as np
 import pytest
 
-from tests.colt_express.positions import empty_train, legal_actions, place, play, position, stealin
+from tests.colt_express._helpers import stealin
 from wildwest_envs.colt_express import rules
 from wildwest_envs.colt_express.data import (A_CAR, A_DRAW, DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, DOC, GHOST,
                                              IN, MAX_DECISIONS, MOVE, N_ACTIONS, ROOF, TUCO, CHEYENNE)
 from wildwest_envs.colt_express.options import kernel_options, parse_options
+from wildwest_envs.colt_express.positions import legal_actions, place, play, position
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
 
 N_RANDOM_GAMES = 2000
 
 
-def _forced_move_position(auto_resolve: bool):
-    states = position(3, seed=4, characters=[GHOST, DOC, TUCO], auto_resolve=auto_resolve)
-    states[0]["marshal_car"] = 3
-    empty_train(states)
-    place(states, 0, 0, IN)  # Move from inside the locomotive: only car 1 (§5.1)
-    place(states, 1, 2, ROOF)
-    place(states, 2, 2, ROOF)
-    return states
+def _forced_move_position(auto_forced: bool, pile):
+    """Stealin' of ``pile``, the marshal in car 3, the train's loot out of the way; Ghost inside the locomotive
+    (his Move can only go to car 1, §5.1), Doc and Tuco on roof 2."""
+    return stealin(3, pile, {0: (0, IN), 1: (2, ROOF), 2: (2, ROOF)}, seed=4, characters=[GHOST, DOC, TUCO],
+                   auto_forced=auto_forced, marshal=3)
 
 
 def test_s11_4_forced_stealin_decision_is_applied_automatically():
     """§11.4: with auto-resolution a single-option Stealin' decision is not asked."""
-    states = _forced_move_position(True)
-    stealin(states, [(0, MOVE), (1, MOVE)])
+    states = _forced_move_position(True, [(0, MOVE), (1, MOVE)])
     s = states[0]
     assert s["bandit_car"][0] == 1
     assert s["decision"] == DEC_MOVE_DEST and s["current"] == 1 and s["resolving"] == 1
@@ -41,10 +38,8 @@ def test_s11_4_forced_stealin_decision_is_applied_automatically():
 
 def test_s11_4_forced_stealin_decision_is_asked_without_auto_resolution():
     """§11.4: without auto-resolution the single legal id is offered; the game is the same."""
-    auto = _forced_move_position(True)
-    stealin(auto, [(0, MOVE)])
-    asked = _forced_move_position(False)
-    stealin(asked, [(0, MOVE)])
+    auto = _forced_move_position(True, [(0, MOVE)])
+    asked = _forced_move_position(False, [(0, MOVE)])
     assert asked[0]["decision"] == DEC_MOVE_DEST and legal_actions(asked) == [A_CAR + 1]
     play(asked, A_CAR + 1)
     assert asked["n_decisions"][0] == auto["n_decisions"][0] + 1
@@ -55,18 +50,16 @@ def test_s11_4_forced_stealin_decision_is_asked_without_auto_resolution():
 
 def test_s11_4_plan_is_always_asked_even_with_one_legal_play():
     """§11.4, G33: PLAN (like BULLETS and KEEP) is asked even when only DRAW is legal."""
-    states = position(3, seed=1, characters=[GHOST, DOC, TUCO], auto_resolve=True)
+    states = position(3, seed=1, characters=[GHOST, DOC, TUCO], auto_forced=True)
     s = states[0]
     seat = int(s["current"])
-    s["hand"][seat, :] = 0
+    place(states, hands={seat: []})  # the seat's cards are all in its deck
     assert s["decision"] == DEC_PLAN and legal_actions(states) == [A_DRAW]
 
 
 def test_s4_1_finished_game_has_no_legal_action_and_ignores_steps():
     """§4.1, §9: after the fifth round's event the game is over: empty mask, steps change nothing."""
-    states = position(3, seed=5, characters=[GHOST, DOC, CHEYENNE])
-    states[0]["round"] = 4
-    stealin(states, [], card=16)
+    states = position(3, seed=5, characters=[GHOST, DOC, CHEYENNE], decision="stealin", round=4, round_card=16)
     s = states[0]
     assert s["done"] and s["decision"] == DEC_NONE and s["current"] == NOBODY
     assert legal_actions(states) == []

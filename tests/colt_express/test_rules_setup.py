@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.colt_express.positions import position
+from tests.colt_express._helpers import kernel_init
 from wildwest_envs.colt_express.data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS,
                                              CARRIAGE_PURSES, DEC_BULLETS, DEC_PLAN, DOC, GHOST, IN,
                                              LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL, N_CARD_KINDS_HELD,
                                              N_NEUTRAL_BULLETS, N_PURSES, PURSE_IN_BOX, PURSE_ON_BANDIT,
                                              PURSE_VALUES, SMALL_GROUP_CARDS, STATION_CARDS, TUCO, CHEYENNE,
                                              DJANGO)
+from wildwest_envs.colt_express.positions import position
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = (1 << 64) - 1
@@ -118,7 +119,7 @@ def test_s3_3_two_player_team_deck_of_eleven_cards():
 
 def test_s3_3_two_player_game_is_always_expert_with_two_bandits_each():
     """§3.3 steps 3, 6-7: expert rules, 4 bandits with own bullets and purses, hands refilled to 6 (7 with Doc)."""
-    s = position(2, seed=1, expert=False, characters=[DOC, GHOST, TUCO, CHEYENNE])[0]
+    s = kernel_init(2, seed=1, expert=False, characters=[DOC, GHOST, TUCO, CHEYENNE])[0]  # the kernel's own rule
     assert s["expert"] and s["bandits_per_seat"] == 2
     assert list(s["bullets_left"][:4]) == [6] * 4
     assert s["hand"][0].sum() == 7 and s["hand"][1].sum() == 6

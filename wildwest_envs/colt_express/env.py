@@ -34,6 +34,14 @@ turn order) and contain only what the seat may know (§10): never other hands,
 deck order, unrevealed face-down cards or round cards, or purse values the seat
 has not seen. The layout is ``colt_express_v0.GAME.obs_layout`` (named slices).
 
+**Positions**: ``GAME.position(num_players=4, seed=0, characters=["Ghost",
+"Doc", "Cheyenne", "Belle"], decision="stealin", round_card="Bridge",
+bandits={"Belle": (2, "roof")}, purses={9: "Belle"}, pile=[(0, "Fire"),
+(1, "Move")])`` builds a PLAN, BULLETS, KEEP or start-of-Stealin' position in
+the game's terms (bandits' places, loot, bullets, hands, decks, round card and
+pile), with every book kept; ``colt_express.positions`` documents the terms and
+has ``place``, ``play`` and ``terms_of``.
+
 **Termination**: after the fifth round's event (§9), with the final rewards;
 ``infos`` then give the scores by seat and the winners. A game that reaches
 ``max_decisions`` agent decisions is truncated (zero reward).
