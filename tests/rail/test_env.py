@@ -11,13 +11,15 @@ import pytest
 
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.heuristic_rail import RailHeuristic
-from tests.rail.positions import BASE, MAP, MP, hex_id, legal, play, position, step_id
+from tests.rail._helpers import BASE, MAP, MP, hex_id, step_id
 from wildwest_envs import rail_v0
 from wildwest_envs.rail import env as env_module
 from wildwest_envs.rail.data import (CTX_RACE_ENTRY, N_OTHER_ACTIONS, OFF_CHOOSE_START, action_hex_dir,
                                      hex_dir_action)
 from wildwest_envs.rail.game import GAME
 from wildwest_envs.rail.observation import N_PLANES, P_CANDIDATE, P_NET, P_ROUTE, P_TRACK
+from wildwest_envs.rail.positions import legal_actions as legal
+from wildwest_envs.rail.positions import play, position
 
 N = MAP.n_hexes
 
@@ -63,7 +65,7 @@ def test_spec_hex_dir_ids_convert_both_ways():
 
 def test_action_names_name_hexes_and_directions():
     """Action strings: the source hex of the builder's network first, the direction, the other hex."""
-    s = position({"start": {"0": 63}, "lines": [[0, [[29, 9], [28, 9]]]], "turn": {"seat": 0, "bp": 8}})
+    s = position(start={0: 63}, lines=[[0, [[29, 9], [28, 9]]]], turn=0, bp=8)
     names = GAME.legal_action_strings(s[0])
     assert "build 28,9 W 27,9" in names and "build 29,9 Chicago SW 29,10" in names and names[-1] == "end turn"
     for a in legal(s):
@@ -85,7 +87,7 @@ def test_action_names_round_trip_in_played_positions():
 
 def test_illegal_actions_raise_and_change_nothing():
     """§11.4, G51: an illegal or out-of-range action raises ValueError naming it; the state is unchanged."""
-    s = position({"start": {"0": 63}, "turn": {"seat": 0, "bp": 1}})
+    s = position(start={0: 63}, turn=0, bp=1)
     before = s.tobytes()
     for bad in (step_id((28, 9), (27, 9)), BASE + 9, GAME.n_actions, -1):
         with pytest.raises(ValueError):
@@ -101,8 +103,7 @@ def test_illegal_actions_raise_and_change_nothing():
 
 def test_finished_game_has_an_empty_mask():
     """§11.2 GAME_OVER: nobody decides, every mask is all zeros."""
-    s = position({"options": {"max_races": 1}, "start": {"0": 63}, "lines": [[0, [[29, 9], [29, 10]]]],
-                  "race": {"start": 63, "goal": 51}})
+    s = position(max_races=1, start={0: 63}, lines=[[0, [[29, 9], [29, 10]]]], race=(63, 51), first=0)
     while not s[0]["done"]:
         play(s, legal(s)[0])
     assert GAME.legal_mask(s).sum() == 0 and s[0]["current"] == -1
@@ -158,8 +159,7 @@ def test_board_planes_show_the_map_and_the_race():
     international race)."""
     from wildwest_envs.rail.observation import (P_CITY, P_FOREIGN, P_MOUNTAIN, P_OPEN, P_RACE_GOAL, P_RACE_START,
                                                 P_RIVER, P_START, P_WATER)
-    s = position({"start": {"0": 63}, "lines": [[0, [[29, 9], [28, 9], [27, 9]]]],
-                  "race": {"start": 63, "goal": 51}})
+    s = position(start={0: 63}, lines=[[0, [[29, 9], [28, 9], [27, 9]]]], race=(63, 51), first=0)
     obs = GAME.observe(s, [1])[0]
     board = GAME.obs_layout.get(obs, "board").reshape(N_PLANES, N)
     counts = [int(board[p].sum()) for p in (P_OPEN, P_MOUNTAIN, P_WATER, P_FOREIGN, P_CITY, P_START)]
@@ -179,7 +179,7 @@ def test_board_planes_show_the_map_and_the_race():
     assert np.flatnonzero(cities[0]).tolist() == [MAP.city_index(63)]
     assert np.flatnonzero(cities[1]).tolist() == [MAP.city_index(51)]
     assert np.flatnonzero(GAME.obs_layout.get(obs, "context")).tolist() == [CTX_RACE_ENTRY]
-    intl = position({"options": {"international": True}, "start": {"0": 62}, "race": {"start": 62, "country": 1}})
+    intl = position(international=True, start={0: 62}, race=(62, "Canada"), races_run=5, first=0)  # race 5 (§9.3)
     board = GAME.obs_layout.get(GAME.observe(intl, [0])[0], "board").reshape(N_PLANES, N)
     goal = np.flatnonzero(board[P_RACE_GOAL])
     assert len(goal) == 30 and (goal < MAP.width).all()  # Canada: the 30 land hexes of row 0 (§3.9)

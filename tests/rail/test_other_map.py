@@ -10,11 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.rail.positions import force, linked_by_owned_steps, position, scripted_game
+from tests.rail._helpers import force, linked_by_owned_steps, scripted_game
 from wildwest_envs.rail import races
 from wildwest_envs.rail.data import OFF_BUILD_FERRY, OFF_END_TURN, OFF_RACE_ENTER
 from wildwest_envs.rail.game import make_game
 from wildwest_envs.rail.maps import HOME, HX_COUNTRY, HX_NBR, HX_TERRAIN, T_LAKE, T_SEA, load_map
+from wildwest_envs.rail.positions import legal_actions, place, position
+from wildwest_envs.rail.positions import play as play_on
 
 MAP_FILE = Path(__file__).parent / "data" / "strait.json"
 STRAIT = make_game(MAP_FILE, name="rail_strait_v0")
@@ -27,11 +29,11 @@ WEST_LINE = [[2, 3], [3, 3], [4, 3], [5, 3]]  # Westport to the ferry's west end
 
 
 def legal(s) -> list[int]:
-    return [int(a) for a in np.flatnonzero(STRAIT.legal_mask(s)[0])]
+    return legal_actions(s, game=STRAIT)
 
 
 def play(s, a: int) -> None:
-    STRAIT.step(s, np.array([a]))
+    play_on(s, a, game=STRAIT)
 
 
 def step(a, b) -> int:
@@ -98,9 +100,8 @@ def test_distinct_directions_from_the_map_file():
 
 def test_unused_city_numbers_are_rolled_again():
     """§7.2, G17: a number that is not a city of the map (33) is rolled again."""
-    s = position({"start": {"0": 11}, "lines": [[0, WEST_LINE]], "turn": {"seat": 0, "funding": "account"}},
-                 game=STRAIT)
-    force(s, [3, 3, 1, 1, 6, 6, 1, 2])  # 33 (no city) -> 11; goal 66 (no city) -> 12
+    s = position(start={0: 11}, lines=[[0, WEST_LINE]], decision="ext_build", turn=0, game=STRAIT)
+    force(s, [3, 3, 1, 1, 6, 6, 1, 2], STRAIT)  # 33 (no city) -> 11; goal 66 (no city) -> 12
     s[0]["race_k"] = 0
     races.generate_race(s[0], SMP)
     assert s[0]["race_start"] == SMP.city_hex[SMAP.city_index(11)]
@@ -110,22 +111,20 @@ def test_unused_city_numbers_are_rolled_again():
 def test_minimum_distance_is_capped_by_the_largest_city_distance():
     """§7.2, G46: d_min = min(race_min_distance, largest city distance)."""
     assert int(SMP.meta[2]) == 9
-    s = position({"options": {"race_min_distance": 20}, "start": {"0": 11}, "turn": {"seat": 0, "bp": 3}},
-                 game=STRAIT)
+    s = position(race_min_distance=20, start={0: 11}, turn=0, bp=3, game=STRAIT)
     assert s[0]["d_min"] == 9
 
 
 # ---- ferries (§9.5) ----------------------------------------------------------------------------------------------
 def ferry_position(bp: int = 6, **options):
-    return position({"options": options, "start": {"0": 11}, "lines": [[0, WEST_LINE]],
-                     "turn": {"seat": 0, "bp": bp}}, game=STRAIT)
+    return position(start={0: 11}, lines=[[0, WEST_LINE]], turn=0, bp=bp, game=STRAIT, **options)
 
 
 def test_ferry_needs_an_end_in_the_network_and_its_cost():
     """§9.5: BUILD_FERRY is legal when an end is a home hex of the builder's network and 6 BP are left."""
     assert FERRY in legal(ferry_position(6))
     assert FERRY not in legal(ferry_position(5))
-    s = position({"start": {"0": 11}, "lines": [[0, WEST_LINE[:3]]], "turn": {"seat": 0, "bp": 12}}, game=STRAIT)
+    s = position(start={0: 11}, lines=[[0, WEST_LINE[:3]]], turn=0, bp=12, game=STRAIT)
     assert FERRY not in legal(s)
     assert FERRY not in legal(ferry_position(6, ferries=False))
 
@@ -151,15 +150,9 @@ def test_a_later_line_into_a_ferry_end_pays_the_touch_fee():
     play(s, END_TURN)
     around = land_chain((2, 3), (8, 4), avoid=[(3, 3), (4, 3), (5, 3), (8, 3)])
     st = s[0]
-    from wildwest_envs.rail import building
-    st["start_city"][1] = 0
-    building.add_to_network(st, SMP, 1, SMAP.hex_of(2, 3))
-    st["builder"], st["current"], st["context"], st["funding"], st["partner"] = 1, 1, 1, 1, -1
-    for a, b in zip(around[:-1], around[1:]):
-        st["bp_left"] = 99
-        building.build_step(st, SMP, step(tuple(a), tuple(b)))
+    assert st["current"] == 1 and st["start_city"][1] == 0  # seat 1's turn: Westport chosen automatically
+    place(s, lines=[(1, around)], game=STRAIT)  # seat 1's line around the strait to (8, 4)
     st["bp_left"] = 3
-    st["turn_builds"] = 0
     before = st["balance"].copy()
     play(s, step((8, 4), (8, 3)))
     assert (s[0]["balance"] - before)[:2].tolist() == [1, -1]
@@ -189,17 +182,17 @@ def test_no_ferries_in_a_co_build_and_account_funding_counts_its_cost():
     """§9.1 item 5, §9.5, G50: a co-build (both partners owning a step under distinct_directions) cannot buy
     a ferry; from the account the ferry costs 6 money and 6 window BP."""
     from wildwest_envs.rail.data import OFF_COOP_ACCEPT, OFF_COOP_PROPOSE
-    doc = {"options": {"coop_building": True}, "start": {"0": 11, "1": 11}, "lines": [[0, WEST_LINE]],
-           "turn": {"seat": 0, "bp": 12, "start_player": 0}}
-    assert BASE + OFF_COOP_PROPOSE + 1 not in legal(position(doc, game=STRAIT))  # G50: seat 1 owns no step yet
+    doc = {"coop_building": True, "start": {0: 11, 1: 11}, "lines": [[0, WEST_LINE]], "turn": 0, "bp": 12,
+           "start_player": 0, "game": STRAIT}
+    assert BASE + OFF_COOP_PROPOSE + 1 not in legal(position(**doc))  # G50: seat 1 owns no step yet
     doc["lines"].append([1, [[2, 3], [2, 4]]])
-    s = position(doc, game=STRAIT)
+    s = position(**doc)
     play(s, BASE + OFF_COOP_PROPOSE + 1)
-    force(s, [6, 6])
+    force(s, [6, 6], STRAIT)
     play(s, BASE + OFF_COOP_ACCEPT)
     assert FERRY not in legal(s)
-    s = position({"start": {"0": 11}, "lines": [[0, WEST_LINE]], "balance": [20, 0, 0],
-                  "turn": {"seat": 0, "funding": "account"}}, game=STRAIT)
+    s = position(start={0: 11}, lines=[[0, WEST_LINE]], balances=[20, 0, 0], decision="ext_build", turn=0,
+                 game=STRAIT)
     play(s, FERRY)
     assert s[0]["balance"][0] == 14 and s[0]["window_bp"][0] == 6 and s[0]["total_bank"] == 6
 
@@ -209,14 +202,10 @@ def test_early_end_counts_ferries():
     Southwest on the west shore, Eastport and Southeast on the east shore, joined only by the ferry."""
     from wildwest_envs.rail import building
     west = land_chain((2, 3), (2, 6))
-    s = position({"start": {"0": 11}, "lines": [[0, WEST_LINE], [0, west]], "turn": {"seat": 0, "bp": 12}},
-                 game=STRAIT)
+    s = position(start={0: 11}, lines=[[0, WEST_LINE], [0, west]], turn=0, bp=12, game=STRAIT)
     play(s, FERRY)
     st = s[0]
-    for chain in ([[8, 3], [9, 3]], land_chain((9, 3), (10, 6))):
-        for a, b in zip(chain[:-1], chain[1:]):
-            st["bp_left"] = 99
-            building.build_step(st, SMP, step(tuple(a), tuple(b)))
+    place(s, lines=[(0, [[8, 3], [9, 3]]), (0, land_chain((9, 3), (10, 6)))], game=STRAIT)
     assert building.all_cities_joined(st, SMP)
     # control: the steps alone do not link the two shores
     linked = linked_by_owned_steps(st, SMP, SMAP.hex_of(2, 3))
@@ -226,8 +215,8 @@ def test_early_end_counts_ferries():
 def test_international_race_on_this_map():
     """§9.3: the map's red table names its foreign country; the route ends in its first hex."""
     line = [[2, 3], [2, 2], [2, 1], [2, 0]]
-    s = position({"options": {"international": True}, "start": {"0": 11}, "lines": [[0, line]],
-                  "race": {"start": 11, "country": 1}}, game=STRAIT)
+    s = position(international=True, start={0: 11}, lines=[[0, line]], race=(11, "Northland"), races_run=5, first=0,
+                 game=STRAIT)  # race 5 is the first international one (§9.3)
     assert s[0]["cand_valid"][0, 0] and s[0]["cand_steps"][0, 0] == 3
     assert BASE + OFF_RACE_ENTER in legal(s)
 

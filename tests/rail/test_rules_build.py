@@ -1,18 +1,20 @@
-"""Setup and the build phase: one test per rule (spec §5, §6 except fees, §9.1, §9.2), positions in JSON."""
+"""Setup and the build phase: one test per rule (spec §5, §6 except fees, §9.1, §9.2), positions built with
+``wildwest_envs.rail.positions``."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.rail.positions import (BASE, DECLINE, END_TURN, MAP, MP, choose_start, city_hex, force, hex_id, legal,
-                                  linked_by_owned_steps,
-                                  play, position, scripted_game, step_id)
+from tests.rail._helpers import (BASE, DECLINE, END_TURN, MAP, MP, choose_start, city_hex, force, hex_id,
+                                 linked_by_owned_steps, scripted_game, step_id)
 from wildwest_envs.rail.data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD,
                                      CTX_RACE_ENTRY, CTX_START_CHOICE, OFF_COOP_ACCEPT, OFF_COOP_DECLINE,
                                      OFF_COOP_PROPOSE)
 from wildwest_envs.rail.game import GAME
 from wildwest_envs.rail.maps import ST_COST
+from wildwest_envs.rail.positions import legal_actions as legal
+from wildwest_envs.rail.positions import place, play, position
 
 CHICAGO = (29, 9)
 
@@ -111,14 +113,14 @@ def test_unused_build_points_are_lost():
 
 def test_end_turn_is_forced_when_nothing_is_affordable():
     """§6.2, §11.4: with no affordable step, auto_forced ends the turn without asking."""
-    s = position({"start": {"0": 63, "1": 63, "2": 63}, "turn": {"seat": 0, "bp": 1}})
+    s = position(start={0: 63, 1: 63, 2: 63}, turn=0, bp=1)
     play(s, step_id(CHICAGO, (29, 10)))  # 1 BP spent, nothing left: END_TURN applied automatically
     assert s[0]["builder"] != 0
 
 
 def test_end_turn_is_shown_without_auto_forced():
     """§11.4: with auto_forced off, a single legal END_TURN is shown to the player."""
-    s = position({"options": {"auto_forced": False}, "start": {"0": 63}, "turn": {"seat": 0, "bp": 1}})
+    s = position(auto_forced=False, start={0: 63}, turn=0, bp=1)
     play(s, step_id(CHICAGO, (29, 10)))
     assert s[0]["builder"] == 0 and legal(s) == [END_TURN]
 
@@ -126,8 +128,7 @@ def test_end_turn_is_shown_without_auto_forced():
 # ---- §6.5 legal steps ----------------------------------------------------------------------------------------------
 def test_steps_start_from_the_own_network_only():
     """§6.5 item 1: the source hex is in the builder's network; lines may branch from any of its hexes."""
-    s = position({"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]],
-                  "turn": {"seat": 0, "bp": 12}})
+    s = position(start={0: 63, 1: 63}, lines=[[0, [[29, 9], [29, 10], [29, 11]]]], turn=0, bp=12)
     steps = {a for a in legal(s) if a < BASE}
     sources = {hex_id(29, 9), hex_id(29, 10), hex_id(29, 11)}
     for e in steps:
@@ -140,8 +141,7 @@ def test_steps_start_from_the_own_network_only():
 
 def test_no_step_into_lakes_or_sea_and_no_owned_step():
     """§6.5 items 3 and 5: water is impassable; a seat never builds a step it owns; a rival's step is fine."""
-    s = position({"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [30, 10]]]],
-                  "turn": {"seat": 0, "bp": 12}})
+    s = position(start={0: 63, 1: 63}, lines=[[0, [[29, 9], [29, 10]]], [1, [[29, 9], [30, 10]]]], turn=0, bp=12)
     steps = {a for a in legal(s) if a < BASE}
     assert step_id(CHICAGO, (29, 10)) not in steps  # own
     assert step_id(CHICAGO, (30, 10)) in steps  # the rival's: parallel is allowed
@@ -150,7 +150,7 @@ def test_no_step_into_lakes_or_sea_and_no_owned_step():
 
 def test_cost_must_fit_the_build_points():
     """§6.5 item 6: a step is legal only if its cost is at most the BP left."""
-    s = position({"start": {"0": 63}, "lines": [[0, [[29, 9], [28, 9]]]], "turn": {"seat": 0, "bp": 2}})
+    s = position(start={0: 63}, lines=[[0, [[29, 9], [28, 9]]]], turn=0, bp=2)
     river = step_id((28, 9), (27, 9))
     assert MP.steps[river, ST_COST] == 3 and river not in legal(s)
     s[0]["bp_left"] = 3
@@ -159,8 +159,7 @@ def test_cost_must_fit_the_build_points():
 
 def test_loop_closing_step_is_one_action():
     """§6.5, G42: a step between two hexes of the network closes a loop; it is one legal id."""
-    s = position({"start": {"0": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11], [30, 10]]]],
-                  "turn": {"seat": 0, "bp": 4}})
+    s = position(start={0: 63}, lines=[[0, [[29, 9], [29, 10], [29, 11], [30, 10]]]], turn=0, bp=4)
     loop = step_id(CHICAGO, (30, 10))
     assert loop in legal(s)
     play(s, loop)
@@ -192,7 +191,7 @@ def test_rulebook_route_examples():
 
 def test_building_spends_the_cost_and_adds_to_the_network():
     """§6.7: the builder owns the step with the next timestamp, its end joins the network, BP decrease."""
-    s = position({"start": {"0": 63}, "turn": {"seat": 0, "bp": 8}})
+    s = position(start={0: 63}, turn=0, bp=8)
     play(s, step_id(CHICAGO, (28, 9)))
     play(s, step_id((28, 9), (27, 9)))
     e = step_id((28, 9), (27, 9))
@@ -203,12 +202,11 @@ def test_building_spends_the_cost_and_adds_to_the_network():
 # ---- §6.9 connection bonus ----------------------------------------------------------------------------------------
 def test_first_line_into_a_city_earns_the_bonus_once():
     """§6.9: the first line to reach an unconnected city gets 6; later lines get nothing."""
-    s = position({"start": {"0": 63, "1": 62}, "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 7], [29, 8]]]],
-                  "turn": {"seat": 1, "bp": 6}})
+    s = position(start={0: 63, 1: 62}, lines=[[0, [[29, 9], [29, 10]]], [1, [[29, 7], [29, 8]]]], turn=1, bp=6)
     before = s[0]["balance"].copy()
     play(s, step_id((29, 8), (29, 9)))  # seat 1 reaches Chicago, already connected (seat 0's start)
     assert s[0]["balance"][1] == before[1]
-    s = position({"start": {"0": 63}, "lines": [[0, [[29, 9], [29, 8]]]], "turn": {"seat": 0, "bp": 6}})
+    s = position(start={0: 63}, lines=[[0, [[29, 9], [29, 8]]]], turn=0, bp=6)
     play(s, step_id((29, 8), (29, 7)))  # Milwaukee, a start city nobody chose: an ordinary city
     assert s[0]["balance"][0] == 6 and s[0]["connected"][MAP.city_index(62)]
 
@@ -230,63 +228,22 @@ def test_build_phase_ends_after_the_round_limit():
 def test_build_phase_ends_early_once_all_cities_are_joined():
     """§6.10 item 1: at the end of a round in which every city got joined by track, the build phase ends."""
     from wildwest_envs.rail import building
-    s = position({"start": {"0": 63}, "turn": {"seat": 0, "bp": 12}})
+    s = position(start={0: 63}, turn=0, bp=12)
     assert not building.all_cities_joined(s[0], MP)
-    # join every city with seat 0's track along cheapest paths (set-up through the rule helpers)
-    from wildwest_envs.rail.maps import cheapest_build_costs
-    import heapq
-    done = {hex_id(*CHICAGO)}
-    for c in MP.city_hex:
-        _connect_path(s, done, int(c))
+    _connect_every_city(s)  # seat 0's track joins every city (lines laid by the builder)
     assert building.all_cities_joined(s[0], MP)
-    del cheapest_build_costs, heapq
 
 
-def _connect_path(s, network: set, target: int) -> None:
-    """Build seat 0's cheapest line from its network to target (for set-ups)."""
-    import heapq
-    from wildwest_envs.rail import building
-    from wildwest_envs.rail.maps import HOME, HX_COUNTRY, HX_NBR, HX_STEP
-    dist = {h: 0 for h in network}
-    prev = {}
-    heap = [(0, h) for h in network]
-    while heap:
-        c, h = heapq.heappop(heap)
-        if h == target:
-            break
-        if c > dist[h]:
-            continue
-        for d in range(6):
-            e = int(MP.hexes[h, HX_STEP + d])
-            v = int(MP.hexes[h, HX_NBR + d])
-            if e < 0 or MP.hexes[v, HX_COUNTRY] != HOME or MP.steps[e, 6]:
-                continue
-            if c + int(MP.steps[e, ST_COST]) < dist.get(v, 1 << 30):
-                dist[v] = c + int(MP.steps[e, ST_COST])
-                prev[v] = (h, e)
-                heapq.heappush(heap, (dist[v], v))
-    h = target
-    path = []
-    while h not in network:
-        h, e = prev[h][0], prev[h][1]
-        path.append(e)
-    st = s[0]
-    for e in reversed(path):
-        if not (st["owners"][e] & 1):
-            st["bp_left"] = 99
-            building.build_step(st, MP, e)
-        network.add(int(MP.steps[e, 0]))
-        network.add(int(MP.steps[e, 1]))
+def _connect_every_city(s) -> None:
+    """Seat 0's cheapest lines from Chicago to every other city (``place``; own steps are free, §6.6)."""
+    place(s, lines={0: [["Chicago", name] for name in MAP.city_names if name != "Chicago"]})
 
 
 def test_early_end_is_checked_only_at_the_end_of_a_round():
     """§6.10: with every city joined, the round is still completed before the races begin."""
     s = scripted_game([6, 6, 1, 1, 1, 1] + [1, 1] * 40)
     play(s, choose_start(1))
-    network = {city_hex(63)}
-    for c in MP.city_hex:
-        _connect_path(s, network, int(c))
-    s[0]["turn_builds"] = 0
+    _connect_every_city(s)
     play(s, END_TURN)
     assert not s[0]["operating"] and s[0]["current"] == 1  # seat 1 still has its turn of round 0
     play(s, choose_start(0))
@@ -300,10 +257,7 @@ def test_no_early_end_when_the_option_is_off():
     """§4 build_early_end = False: the build phase always lasts build_rounds rounds."""
     s = scripted_game([6, 6, 1, 1, 1, 1] + [1, 1] * 40, build_early_end=False)
     play(s, choose_start(1))
-    network = {city_hex(63)}
-    for c in MP.city_hex:
-        _connect_path(s, network, int(c))
-    s[0]["turn_builds"] = 0
+    _connect_every_city(s)
     for _ in range(3):
         play(s, END_TURN)
         if s[0]["context"] == CTX_START_CHOICE:
@@ -314,12 +268,11 @@ def test_no_early_end_when_the_option_is_off():
 # ---- §9.2 international lines ---------------------------------------------------------------------------------------
 def test_steps_into_foreign_hexes_need_the_international_rule():
     """§6.5 item 4, §9.2: a step into Canada is legal only with international; a foreign hex is never a source."""
-    doc = {"start": {"0": 63}, "lines": [[0, [[29, 9], [29, 8], [28, 7], [28, 6], [27, 5], [27, 4], [26, 3],
-                                                [26, 2], [25, 1]]]], "turn": {"seat": 0, "bp": 12}}
+    doc = {"start": {0: 63}, "lines": [[0, [[29, 9], [29, 8], [28, 7], [28, 6], [27, 5], [27, 4], [26, 3],
+                                             [26, 2], [25, 1]]]], "turn": 0, "bp": 12}
     into_canada = step_id((25, 1), (25, 0))
-    assert into_canada not in legal(position(doc))
-    doc["options"] = {"international": True}
-    s = position(doc)
+    assert into_canada not in legal(position(**doc))
+    s = position(**doc, international=True)
     assert into_canada in legal(s)
     play(s, into_canada)
     assert not any(a < BASE and hex_id(25, 0) in MP.steps[a, :2] for a in legal(s))
@@ -334,8 +287,7 @@ CANADA_HEX = (26, 0)  # both lines above end there and share no other hex
 def test_fees_apply_in_foreign_hexes():
     """§9.2: fees apply in foreign hexes as in any non-city hex: a line entering the Canadian hex where a rival's
     line already ends pays that rival the touch fee."""
-    s = position({"options": {"international": True}, "start": {"0": 62, "1": 63},
-                  "lines": [[0, MIL_NORTH], [1, CHI_NORTH[:-1]]], "turn": {"seat": 1, "bp": 8}})
+    s = position(international=True, start={0: 62, 1: 63}, lines=[[0, MIL_NORTH], [1, CHI_NORTH[:-1]]], turn=1, bp=8)
     before = s[0]["balance"].astype(int).copy()
     build(s, (25, 1), CANADA_HEX)
     assert (s[0]["balance"].astype(int) - before)[:3].tolist() == [1, -1, 0]
@@ -343,21 +295,21 @@ def test_fees_apply_in_foreign_hexes():
 
 def test_a_route_never_passes_through_a_foreign_hex():
     """§9.2, §7.3: Milwaukee and Chicago are linked only through a Canadian hex where both lines end, so a
-    domestic race between them has no route; one home step joining the lines gives seat 1 one (control)."""
-    doc = {"options": {"international": True}, "start": {"0": 62, "1": 63},
-           "lines": [[0, MIL_NORTH], [1, CHI_NORTH]], "race": {"start": 62, "goal": 63}}
-    s = position(doc)
+    domestic race between them has no route; one home step joining the lines gives seat 1 one (control). (The
+    two cities are 2 hexes apart: race_min_distance 2 lets the race be generated, §7.2.)"""
+    doc = {"international": True, "race_min_distance": 2, "start": {0: 62, 1: 63},
+           "lines": [[0, MIL_NORTH], [1, CHI_NORTH]], "race": (62, 63), "first": 0}
+    s = position(**doc)
     assert not s[0]["cand_valid"].any() and legal(s) == [DECLINE]
     doc["lines"].append([1, [[29, 8], [29, 7]]])
-    s = position(doc)
+    s = position(**doc)
     assert s[0]["cand_valid"][1, 0] and s[0]["cand_steps"][1, 0] == 2
     assert not s[0]["cand_valid"][0].any()  # seat 0's own line still leads only into Canada
 
 
 def _bfs_line(s, seat: int, target: int, avoid: set) -> None:
-    """Build seat's shortest chain of home land steps from its network to target, avoiding hexes (set-ups)."""
+    """Lay seat's shortest chain of home land steps from its network to target, avoiding hexes (set-ups)."""
     from collections import deque
-    from wildwest_envs.rail import building
     from wildwest_envs.rail.maps import HOME, HX_COUNTRY, HX_NBR, HX_STEP
     st = s[0]
     sources = [int(h) for h in np.flatnonzero((st["net"] >> seat) & 1) if MP.hexes[h, HX_COUNTRY] == HOME]
@@ -369,16 +321,14 @@ def _bfs_line(s, seat: int, target: int, avoid: set) -> None:
             e, v = int(MP.hexes[h, HX_STEP + d]), int(MP.hexes[h, HX_NBR + d])
             if e < 0 or v in prev or v in avoid or MP.hexes[v, HX_COUNTRY] != HOME or MP.steps[e, ST_COST] > 7:
                 continue
-            prev[v] = (h, e)
+            prev[v] = h
             todo.append(v)
-    path, h = [], target
-    while prev[h] is not None:
-        h, e = prev[h]
-        path.append(e)
-    st["builder"], st["partner"] = seat, -1
-    for e in reversed(path):
-        st["bp_left"] = 99
-        building.build_step(st, MP, e)
+    chain, h = [], target
+    while h is not None:
+        chain.append(MAP.col_row(h))
+        h = prev[h]
+    if len(chain) > 1:
+        place(s, lines=[(seat, chain[::-1])])
 
 
 def test_early_end_ignores_links_through_foreign_hexes():
@@ -386,8 +336,7 @@ def test_early_end_ignores_links_through_foreign_hexes():
     Canadian hex: the cities are not joined (although the steps, foreign hex included, link them); one home
     step into Milwaukee joins them."""
     from wildwest_envs.rail import building
-    s = position({"options": {"international": True}, "start": {"0": 63, "1": 62},
-                  "lines": [[1, MIL_NORTH], [0, CHI_NORTH]], "turn": {"seat": 0, "bp": 12}})
+    s = position(international=True, start={0: 63, 1: 62}, lines=[[1, MIL_NORTH], [0, CHI_NORTH]], turn=0, bp=12)
     milwaukee = city_hex(62)
     avoid = {hex_id(*h) for h in MIL_NORTH}
     for c in MP.city_hex:
@@ -399,8 +348,7 @@ def test_early_end_ignores_links_through_foreign_hexes():
     linked = linked_by_owned_steps(st, MP, milwaukee)
     assert {int(c) for c in MP.city_hex} <= linked
     assert not building.all_cities_joined(st, MP)
-    st["bp_left"] = 99
-    building.build_step(st, MP, step_id((29, 8), (29, 7)))
+    place(s, lines=[(0, [(29, 8), (29, 7)])])
     assert building.all_cities_joined(st, MP)
 
 
@@ -409,7 +357,7 @@ def test_distinct_directions_first_steps():
     """§3.5, §6.5 item 7: under distinct_directions a first step may not leave the start city through a side
     another player's first step used."""
     from wildwest_envs.rail import building
-    s = position({"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10]]]], "turn": {"seat": 1, "bp": 6}})
+    s = position(start={0: 63, 1: 63}, lines=[[0, [[29, 9], [29, 10]]]], turn=1, bp=6)
     s[0]["distinct_dirs"] = True
     blocked = step_id(CHICAGO, (29, 10))
     assert s[0]["first_dir"][0] == 4  # seat 0 left Chicago to the SW
@@ -422,9 +370,8 @@ def test_distinct_directions_first_steps():
 # ---- §9.1 co-building -------------------------------------------------------------------------------------------------
 def coop_position(bp: int = 8, start_player: int = 0):
     """Seats 0 and 1 start in Chicago, seat 2 in Milwaukee; seat 0 to build, order start_player, ... (round 0)."""
-    return position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63, "2": 62},
-                     "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]]],
-                     "turn": {"seat": 0, "bp": bp, "start_player": start_player}})
+    return position(coop_building=True, start={0: 63, 1: 63, 2: 62},
+                    lines=[[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]]], turn=0, bp=bp, start_player=start_player)
 
 
 def _proposals(s) -> list[int]:
@@ -440,7 +387,7 @@ def test_coop_proposal_legality():
     play(s, step_id((29, 10), (29, 11)))
     assert _proposals(s) == []  # only before the first step of the turn
     assert _proposals(coop_position(start_player=1)) == []  # order 1, 2, 0: seat 1 has had its turn
-    off = position({"start": {"0": 63, "1": 63}, "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    off = position(start={0: 63, 1: 63}, turn=0, bp=8, start_player=0)
     assert _proposals(off) == []  # the expert rule is off by default
 
 
@@ -481,9 +428,8 @@ def test_coop_joint_steps_grow_from_the_meeting_point_and_are_owned_by_both():
 def test_coop_bonus_is_split_proposer_first():
     """§9.1 item 8: a city first connected by a joint step pays half the bonus to each (proposer gets the
     larger half of an odd bonus)."""
-    s = position({"options": {"coop_building": True, "connection_bonus": 7}, "start": {"0": 63, "1": 63},
-                  "lines": [[0, [[29, 9], [29, 10], [29, 11], [29, 12]]]],
-                  "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    s = position(coop_building=True, connection_bonus=7, start={0: 63, 1: 63},
+                 lines=[[0, [[29, 9], [29, 10], [29, 11], [29, 12]]]], turn=0, bp=8, start_player=0)
     play(s, BASE + OFF_COOP_PROPOSE + 1)
     force(s, [6, 6])
     play(s, BASE + OFF_COOP_ACCEPT)
@@ -503,8 +449,8 @@ def test_coop_decline_returns_to_an_ordinary_turn():
 
 def test_coop_partners_pay_nothing_to_each_other():
     """§9.1 item 7: a fee one partner would owe the other for a joint step is recorded as paid, no money moves."""
-    s = position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63},
-                  "lines": [[1, [[29, 9], [29, 10], [30, 10]]]], "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    s = position(coop_building=True, start={0: 63, 1: 63}, lines=[[1, [[29, 9], [29, 10], [30, 10]]]], turn=0,
+                 bp=8, start_player=0)
     before = s[0]["balance"].copy()
     play(s, BASE + OFF_COOP_PROPOSE + 1)
     force(s, [6, 6])
@@ -512,8 +458,7 @@ def test_coop_partners_pay_nothing_to_each_other():
     play(s, step_id(CHICAGO, (30, 10)))  # into (30, 10), where seat 1 was first: seat 0 would owe it 1
     assert (s[0]["balance"] == before).all()
     assert (s[0]["touched"][hex_id(30, 10)] >> 0) & 1  # recorded as paid
-    s2 = position({"start": {"0": 63, "1": 63}, "lines": [[1, [[29, 9], [29, 10], [30, 10]]]],
-                   "turn": {"seat": 0, "bp": 8}})
+    s2 = position(start={0: 63, 1: 63}, lines=[[1, [[29, 9], [29, 10], [30, 10]]]], turn=0, bp=8)
     play(s2, step_id(CHICAGO, (30, 10)))  # control: alone, seat 0 pays seat 1 the touch fee
     assert s2[0]["balance"][1] == 1
 
@@ -521,9 +466,9 @@ def test_coop_partners_pay_nothing_to_each_other():
 def test_coop_partners_each_pay_their_own_fees_to_third_players():
     """§9.1 item 7: each partner pays third players what §6.8 makes it owe as if it alone had built the joint
     step: a joint step beside seat 2's earlier step costs each partner 2 (one non-city end)."""
-    s = position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63, "2": 63},
-                  "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]], [2, [[29, 9], [30, 10], [30, 11]]]],
-                  "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    s = position(coop_building=True, start={0: 63, 1: 63, 2: 63},
+                 lines=[[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]], [2, [[29, 9], [30, 10], [30, 11]]]],
+                 turn=0, bp=8, start_player=0)
     play(s, BASE + OFF_COOP_PROPOSE + 1)
     force(s, [6, 6])
     play(s, BASE + OFF_COOP_ACCEPT)
@@ -535,9 +480,8 @@ def test_coop_partners_each_pay_their_own_fees_to_third_players():
 def test_coop_partner_uses_the_shared_roll():
     """§9.1 item 4, §11.3: with shared_build_roll the partner rolls nothing on acceptance and uses the round's
     roll: pooled BP = floor(3 (8 + 8) / 4) = 12."""
-    s = position({"options": {"coop_building": True, "shared_build_roll": True}, "start": {"0": 63, "1": 63},
-                  "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]]],
-                  "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    s = position(coop_building=True, shared_build_roll=True, start={0: 63, 1: 63},
+                 lines=[[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]]], turn=0, bp=8, start_player=0)
     s[0]["shared_bp"] = 8
     play(s, BASE + OFF_COOP_PROPOSE + 1)
     force(s, [1, 1])
@@ -549,21 +493,19 @@ def test_no_coop_in_extension_windows():
     """§7.10: co-building is not offered in an extension turn, although the networks share a hex and the
     partner's turn is still to come (control: the same lines allow a proposal in a build turn)."""
     lines = [[0, [[29, 9], [29, 10]]], [1, [[29, 9], [28, 9]]]]
-    ext = position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63}, "lines": lines,
-                    "balance": [20, 20, 0], "turn": {"seat": 0, "funding": "account", "first": 0}})
+    ext = position(coop_building=True, start={0: 63, 1: 63}, lines=lines, balances=[20, 20, 0],
+                   decision="ext_build", turn=0, funding="account", first=0)
     assert ext[0]["context"] == CTX_EXT_BUILD and _proposals(ext) == []
-    ext = position({"options": {"coop_building": True, "extension_mode": "dice"}, "start": {"0": 63, "1": 63},
-                    "lines": lines, "turn": {"seat": 0, "funding": "dice", "bp": 8, "first": 0}})
+    ext = position(coop_building=True, extension_mode="dice", start={0: 63, 1: 63}, lines=lines,
+                   decision="ext_build", turn=0, funding="dice", bp=8, first=0)
     assert ext[0]["context"] == CTX_EXT_BUILD and _proposals(ext) == []
-    build_turn = position({"options": {"coop_building": True}, "start": {"0": 63, "1": 63}, "lines": lines,
-                           "turn": {"seat": 0, "bp": 8, "start_player": 0}})
+    build_turn = position(coop_building=True, start={0: 63, 1: 63}, lines=lines, turn=0, bp=8, start_player=0)
     assert _proposals(build_turn) == [1]
 
 
 def test_decline_race_is_the_only_action_without_candidates():
     """§7.6: a player whose lines touch no route has RACE_DECLINE only (applied automatically)."""
-    s = position({"start": {"0": 63, "1": 62}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]],
-                  "race": {"start": 63, "goal": 51, "first": 1}})
+    s = position(start={0: 63, 1: 62}, lines=[[0, [[29, 9], [29, 10], [29, 11]]]], race=(63, 51), first=1)
     assert s[0]["context"] == CTX_RACE_ENTRY
     assert legal(s) == [DECLINE]
     assert GAME.legal_action_strings(s[0]) == ["decline race"]

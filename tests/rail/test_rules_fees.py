@@ -6,18 +6,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.rail.positions import BASE, MP, hex_id, legal, play, position, step_id
+from tests.rail._helpers import BASE, MP, hex_id, step_id
 from wildwest_envs.rail import fees
 from wildwest_envs.rail.data import CTX_BUILD, CTX_COOP_BUILD, CTX_EXT_BUILD, FUND_ACCOUNT
 from wildwest_envs.rail.game import GAME
 from wildwest_envs.rail.maps import HX_CITY, HX_STEP, ST_A, ST_B
+from wildwest_envs.rail.positions import legal_actions as legal
+from wildwest_envs.rail.positions import place, play, position
 
 CHICAGO = (29, 9)
 
 
 def paid_by(doc: dict, chain: list) -> np.ndarray:
-    """Balance changes of every seat while the pending builder builds ``chain`` (hex by hex)."""
-    s = position(doc)
+    """Balance changes of every seat while the pending builder builds ``chain`` (hex by hex); ``doc`` holds the
+    terms of ``position``."""
+    s = position(**doc)
     before = s[0]["balance"].astype(int).copy()
     for a, b in zip(chain[:-1], chain[1:]):
         play(s, step_id(tuple(a), tuple(b)))
@@ -26,38 +29,38 @@ def paid_by(doc: dict, chain: list) -> np.ndarray:
 
 def test_joining_or_crossing_a_rival_line_costs_one():
     """§6.8: p's line enters H, where q's line already is, without running beside it: 1 to q."""
-    doc = {"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]], [1, [[29, 9], [30, 10]]]],
-           "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]], [1, [[29, 9], [30, 10]]]],
+           "turn": 1, "bp": 8}
     assert paid_by(doc, [[30, 10], [29, 11]]).tolist() == [1, -1, 0]
 
 
 def test_crossing_several_lines_pays_the_earliest_rival_only():
     """§6.8, G7: H holds lines of several rivals and p only crosses: 1, to the rival present earliest."""
-    doc = {"start": {"0": 63, "1": 63, "2": 63},
+    doc = {"start": {0: 63, 1: 63, 2: 63},
            "lines": [[0, [[29, 9], [29, 10], [29, 11]]], [2, [[29, 9], [28, 9], [28, 10], [28, 11], [29, 11]]],
                      [1, [[29, 9], [30, 10]]]],
-           "turn": {"seat": 1, "bp": 8}}
+           "turn": 1, "bp": 8}
     assert paid_by(doc, [[30, 10], [29, 11]]).tolist() == [1, -1, 0]
 
 
 def test_parallel_step_costs_two_per_non_city_half():
     """§6.8, G4: a step shared with an earlier owner: 2 for each non-city end; from a city 2, else 4."""
-    doc = {"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]], "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]], "turn": 1, "bp": 8}
     assert paid_by(doc, [[29, 9], [29, 10]]).tolist() == [2, -2, 0]
     assert paid_by(doc, [[29, 9], [29, 10], [29, 11]]).tolist() == [6, -6, 0]  # then 2 more at (29,10), 2 at (29,11)
 
 
 def test_parallel_to_two_rivals_pays_each():
     """§6.8, G39: p's step is owned earlier by two rivals: 2 per non-city end to each of them."""
-    doc = {"start": {"0": 63, "1": 63, "2": 63},
-           "lines": [[0, [[29, 9], [29, 10]]], [2, [[29, 9], [29, 10]]]], "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 63, 2: 63},
+           "lines": [[0, [[29, 9], [29, 10]]], [2, [[29, 9], [29, 10]]]], "turn": 1, "bp": 8}
     assert paid_by(doc, [[29, 9], [29, 10]]).tolist() == [2, -4, 2]
 
 
 def test_joining_then_running_parallel_is_paid_once():
     """§6.8, G6: p joins q's line in H (1), then continues beside it out of H: H's fee becomes 2, so 1 more."""
-    doc = {"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]], [1, [[29, 9], [30, 10]]]],
-           "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]], [1, [[29, 9], [30, 10]]]],
+           "turn": 1, "bp": 8}
     assert paid_by(doc, [[30, 10], [29, 11]]).tolist() == [1, -1, 0]
     # the step (29,11) -> (29,10) beside seat 0: 1 more at (29,11), 2 at (29,10) where seat 1 arrives
     assert paid_by(doc, [[30, 10], [29, 11], [29, 10]]).tolist() == [4, -4, 0]
@@ -65,36 +68,36 @@ def test_joining_then_running_parallel_is_paid_once():
 
 def test_joining_one_rival_then_parallel_to_another_pays_both():
     """§6.8, G6: join H where q1 is earliest (1 to q1), then continue beside q2: 2 more to q2; q1 keeps 1."""
-    doc = {"start": {"0": 63, "1": 63, "2": 63},
+    doc = {"start": {0: 63, 1: 63, 2: 63},
            "lines": [[0, [[29, 9], [29, 10], [29, 11]]],
                      [2, [[29, 9], [30, 10], [30, 11], [30, 12], [29, 12], [29, 11]]],
                      [1, [[29, 9], [28, 9], [28, 10], [28, 11]]]],
-           "turn": {"seat": 1, "bp": 8}}
+           "turn": 1, "bp": 8}
     assert paid_by(doc, [[28, 11], [29, 11]]).tolist() == [1, -1, 0]
     assert paid_by(doc, [[28, 11], [29, 11], [29, 12]]).tolist() == [1, -5, 4]  # 2 at (29,11) + 2 at (29,12)
 
 
 def test_line_through_a_city_along_a_rival_step_pays_the_outer_half():
     """§6.8, G40: p passes through city C and leaves it along q's earlier step {C, X}: 2, for X's half only."""
-    doc = {"start": {"0": 63, "1": 62}, "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 7], [29, 8]]]],
-           "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 62}, "lines": [[0, [[29, 9], [29, 10]]], [1, [[29, 7], [29, 8]]]],
+           "turn": 1, "bp": 8}
     assert paid_by(doc, [[29, 8], [29, 9]]).tolist() == [0, 0, 0]  # joining in a city is free
     assert paid_by(doc, [[29, 8], [29, 9], [29, 10]]).tolist() == [2, -2, 0]
 
 
 def test_no_fee_for_rivals_that_arrived_later():
     """§6.8, G5: p's line was in H first; a rival later crosses H; p then branches out of H: nothing."""
-    doc = {"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]],
+    doc = {"start": {0: 63, 1: 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]],
                                                   [1, [[29, 9], [30, 10], [29, 11], [28, 11]]]],
-           "turn": {"seat": 0, "bp": 8}}
+           "turn": 0, "bp": 8}
     assert paid_by(doc, [[29, 11], [29, 12]]).tolist() == [0, 0, 0]
 
 
 def test_no_fees_in_city_hexes():
     """§6.8, G9: any hex that holds a city: nothing (a parallel step between two cities would be free)."""
-    doc = {"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [28, 9]]]], "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 63}, "lines": [[0, [[29, 9], [28, 9]]]], "turn": 1, "bp": 8}
     assert paid_by(doc, [[29, 9], [28, 9]]).tolist() == [2, -2, 0]  # only the (28, 9) half, not Chicago's
-    doc = {"start": {"0": 63, "1": 62}, "lines": [[0, [[29, 9], [29, 8], [29, 7]]]], "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 62}, "lines": [[0, [[29, 9], [29, 8], [29, 7]]]], "turn": 1, "bp": 8}
     assert paid_by(doc, [[29, 7], [29, 8]]).tolist() == [2, -2, 0]  # Milwaukee's half is free too
 
 
@@ -103,16 +106,16 @@ def test_four_shared_fields_cost_sixteen_and_a_third_player_pays_both():
     pays 16 to each earlier player."""
     route = [[29, 9], [29, 10], [28, 11], [28, 12], [27, 12], [27, 13]]  # Chicago .. St. Louis
     assert all(MP.hexes[hex_id(*h), HX_CITY] < 0 for h in route[1:-1])
-    doc = {"start": {"0": 63, "1": 63, "2": 63}, "lines": [[0, route]], "turn": {"seat": 1, "bp": 99}}
+    doc = {"start": {0: 63, 1: 63, 2: 63}, "lines": [[0, route]], "turn": 1, "bp": 99}
     assert paid_by(doc, route).tolist() == [16, -16, 0]
-    doc3 = {"start": {"0": 63, "1": 63, "2": 63}, "lines": [[0, route], [1, route]], "turn": {"seat": 2, "bp": 99}}
+    doc3 = {"start": {0: 63, 1: 63, 2: 63}, "lines": [[0, route], [1, route]], "turn": 2, "bp": 99}
     assert paid_by(doc3, route).tolist() == [16, 16, -32]
 
 
 def test_forced_fees_may_make_the_balance_negative():
     """§7.12, G15: building fees are paid even if the balance becomes negative."""
-    doc = {"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]], "balance": [0, 0, 0],
-           "turn": {"seat": 1, "bp": 8}}
+    doc = {"start": {0: 63, 1: 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]], "balances": [0, 0, 0],
+           "turn": 1, "bp": 8}
     assert paid_by(doc, [[29, 9], [29, 10], [29, 11]]).tolist() == [6, -6, 0]
 
 
@@ -277,15 +280,14 @@ def test_single_builder_fees_equal_the_general_computation(num_players):
 def test_account_funded_steps_must_be_affordable_with_their_fees():
     """§7.10 (b), G14: building from the account needs cost + the fees it triggers; the bonus it would earn
     does not count."""
-    doc = {"start": {"0": 63, "1": 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]], "balance": [0, 2, 0],
-           "turn": {"seat": 1, "funding": "account"}}
-    s = position(doc)
+    doc = {"start": {0: 63, 1: 63}, "lines": [[0, [[29, 9], [29, 10], [29, 11]]]], "balances": [0, 2, 0],
+           "decision": "ext_build", "turn": 1, "funding": "account"}
+    s = position(**doc)
     assert s[0]["context"] == CTX_EXT_BUILD and s[0]["funding"] == FUND_ACCOUNT
     parallel = step_id((29, 9), (29, 10))  # cost 1 + fee 2 = 3 > 2
     free = step_id((29, 9), (28, 9))  # cost 1, no fee
     assert free in legal(s) and parallel not in legal(s)
-    s[0]["balance"][1] = 3
-    s[0]["total_prizes"] += 1
+    place(s, balances={1: 3})
     assert parallel in legal(s)
     play(s, parallel)
     assert s[0]["balance"][1] == 0 and s[0]["balance"][0] == 2

@@ -25,8 +25,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import lowest_bit
 from .data import CTX_COOP_BUILD, FUND_ACCOUNT
+from .eventlog import (EV_ACCOUNT_PAID, EV_BUILD_FEE, EV_CONNECTION_BONUS, EV_FERRY_BUILT, EV_START_CHOSEN,
+                       EV_STEP_BUILT)
 from .fees import (UNKNOWN, build_fees, fee_bound, fee_preview, fee_preview_fast, pay,
                    pay_single_builder_fees)
 from .maps import (FE_A, FE_B, FE_BUILD, HOME, HOME_STEPS, HX_CITY, HX_COUNTRY, HX_NBR, HX_STEP, MAX_STEP_COST, ST_A,
@@ -305,9 +308,12 @@ def _connect(state, mp, h: int, p: int, partner: int) -> None:
     bonus = np.int64(state["bonus"])
     if partner < 0:
         state["balance"][p] += bonus
+        emit(state, EV_CONNECTION_BONUS, EVERYONE, p, c, bonus, 0)
     else:
         state["balance"][p] += bonus - bonus // 2
         state["balance"][partner] += bonus // 2
+        emit(state, EV_CONNECTION_BONUS, EVERYONE, p, c, bonus - bonus // 2, 0)
+        emit(state, EV_CONNECTION_BONUS, EVERYONE, partner, c, bonus // 2, 0)
     state["total_bonus"] += bonus
 
 
@@ -350,6 +356,7 @@ def build_step(state, mp, e: int) -> None:
     p = np.int64(state["builder"])
     partner = np.int64(state["partner"]) if state["context"] == CTX_COOP_BUILD else np.int64(-1)
     t_new = np.int64(state["t"]) + 1
+    emit(state, EV_STEP_BUILT, EVERYONE, p, e, mp.steps[e, ST_COST], partner)
     if partner < 0:
         pay_single_builder_fees(state, mp, p, e)  # before the record changes (fees module docstring)
         state["t"] = t_new
@@ -380,6 +387,10 @@ def _build_joint_step(state, mp, p: int, partner: int, e: int, t_new: int) -> No
         if not (builders >> q) & 1:
             pay(state, p, q, due_p[q])
             pay(state, partner, q, due_j[q])
+            if due_p[q] > 0:
+                emit(state, EV_BUILD_FEE, EVERYONE, p, q, due_p[q], -1)
+            if due_j[q] > 0:
+                emit(state, EV_BUILD_FEE, EVERYONE, partner, q, due_j[q], -1)
     for end in range(2):
         if touch_p[end] >= 0:
             state["touched"][touch_p[end]] |= np.uint8(1 << p)
@@ -393,6 +404,7 @@ def _spend(state, p: int, cost: int) -> None:
     state["bp_spent"] += cost
     state["turn_builds"] += 1
     if state["funding"] == FUND_ACCOUNT:
+        emit(state, EV_ACCOUNT_PAID, EVERYONE, p, cost, 0, 0)
         state["balance"][p] -= cost
         state["total_bank"] += cost
         state["window_bp"][p] += cost
@@ -405,6 +417,7 @@ def _spend(state, p: int, cost: int) -> None:
 def build_ferry(state, mp, f: int) -> None:
     """The builder acquires ferry f: timestamp, both ends in his network, bonus, cost; no fees (§9.5)."""
     p = np.int64(state["builder"])
+    emit(state, EV_FERRY_BUILT, EVERYONE, p, f, mp.ferries[f, FE_BUILD], 0)
     t_new = np.int64(state["t"]) + 1
     state["t"] = t_new
     state["ferry_owner"][f] = p
@@ -421,6 +434,7 @@ def choose_start(state, mp, p: int, i: int) -> None:
     """Start city i joins Net(p) and counts as connected from now on, without a bonus (§6.4, G10)."""
     state["start_city"][p] = i
     c = mp.start_cities[i]
+    emit(state, EV_START_CHOSEN, EVERYONE, p, i, c, 0)
     add_to_network(state, mp, p, mp.city_hex[c])
     state["connected"][c] = 1
 

@@ -62,6 +62,15 @@ declared routes) and a vector (decision context, balances, BP and dice, seat
 states, candidate features, the race, configuration); the layout is
 ``rail_v0.GAME.obs_layout`` and documented in ``wildwest_envs.rail.observation``.
 
+**Positions**: ``GAME.position(num_players=3, seed=0, turn=1, start={0:
+"Chicago"}, lines={0: ["Chicago", "Omaha"]}, balances=[...], race=("Chicago",
+"Omaha"), ...)`` builds a valid position in the game's terms (here seat 1's
+entry decision in race 0; a build turn, start choice, co-op response or
+extension turn likewise), its lines laid by the engine's own build kernels
+(fees, bonuses and networks as in play); ``wildwest_envs.rail.positions``
+documents the terms and has ``place`` to edit one, ``play`` to play on and
+``build(a, b)`` for step ids (another map: ``make_game(path).position(...)``).
+
 **Rewards** come at the end (``reward_mode``). **Termination**: by points or
 by races (§7.11); the ``max_races`` guard (100 races in points mode) is a
 normal end. ``max_decisions`` (50,000 agent decisions) truncates as a last

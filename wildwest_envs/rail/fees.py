@@ -31,6 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
+from .eventlog import EV_BUILD_FEE
 from .maps import FE_A, FE_B, HX_CITY, HX_STEP, MAX_TIMESTAMP, ST_A, ST_B
 
 ABSENT = -1  # presence of a seat not in the hex
@@ -276,10 +278,14 @@ def pay_single_builder_fees(state, mp, p: int, e: int) -> None:
             for q in range(np.int64(state["num_players"])):
                 if (owners >> q) & 1:
                     pay(state, p, q, PARALLEL_FEE)
+                    # net of the touch fee already paid to T, which T hands back below (the same condition)
+                    emit(state, EV_BUILD_FEE, EVERYONE, p, q,
+                         PARALLEL_FEE - TOUCH_FEE if q == payee and touched and payee_par_zero else PARALLEL_FEE, h)
             if touched and payee >= 0 and (owners >> payee) & 1 and payee_par_zero:
                 pay(state, payee, p, TOUCH_FEE)
         elif not touched and payee >= 0 and not beside:
             pay(state, p, payee, TOUCH_FEE)
+            emit(state, EV_BUILD_FEE, EVERYONE, p, payee, TOUCH_FEE, h)
             state["touched"][h] |= np.uint8(pbit)
 
 

@@ -16,8 +16,9 @@ import numpy as np
 from ..core.chance import Chance, die
 from ..core.game import Game
 from ..core.kernels import NO_MASKS, dual
-from . import invariants, names, observation, render, rules
+from . import invariants, names, observation, positions, render, rules
 from .data import DEFAULT_MAP, MAX_PLAYERS, MIN_PLAYERS, OPT_DISTINCT_DIRS, START_RULES, n_actions
+from .eventlog import EVENT_KINDS
 from .maps import RailMap, load_map
 from .options import make_options
 from .state import state_dtype
@@ -96,6 +97,8 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
         score_scale=SCORE_SCALE,
         information="perfect",  # Rail hides nothing but future dice (§10.1)
         chance_kinds=CHANCE_KINDS,
+        position_fn=lambda **terms: positions.position(**terms, game=game),  # Game.position on this map
+        event_kinds=EVENT_KINDS,  # what a step reports (rail.eventlog)
     )
     return game
 

@@ -11,8 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
 from .data import (ENTRY_ENTERED, MAX_PLAYERS, MAX_RACE_ROUNDS, N_ROUTE_OBJECTIVES, N_SLOTS, RESOLUTION_ROUTE_LENGTH)
+from .eventlog import (EV_CANDIDATE, EV_GENERATION_ROLL, EV_RACE_ENDS, EV_RACE_GENERATED, EV_RACE_PLACED,
+                       EV_RACE_ROUND, EV_TIE_DRAW, EV_TRAIN_ARRIVED, EV_TRAIN_MOVED, EV_TRAVEL_FEE, ROLL_COUNTRY,
+                       ROLL_GOAL, ROLL_START, ROLL_TERMINAL, entrant_seat)
 from .maps import M_RACE_TABLE
 from .routes import build_graph, edge_pips, find_route, new_work, owns_edge, route_seats
 
@@ -76,6 +80,7 @@ def _roll_start(state, mp, use_rule: bool) -> int:
         state["red"], state["white"] = red, white
         number = 10 * red + white
         c = mp.city_by_number[number]
+        emit(state, EV_GENERATION_ROLL, EVERYONE, ROLL_START, red, white, c)
         if c >= 0 and _allowed(state, c, use_rule) and _has_goal(state, mp, c, use_rule):
             return c
 
@@ -88,6 +93,7 @@ def _roll_goal(state, mp, s: int, use_rule: bool) -> int:
         white = die(state)
         state["red"], state["white"] = red, white
         c = mp.city_by_number[10 * red + white]
+        emit(state, EV_GENERATION_ROLL, EVERYONE, ROLL_GOAL, red, white, c)
         if c >= 0 and _valid_goal(state, mp, s, c, use_rule):
             return c
 
@@ -105,16 +111,19 @@ def generate_race(state, mp) -> None:
     if is_international(state, mp):
         while True:
             red = die(state)
+            emit(state, EV_GENERATION_ROLL, EVERYONE, ROLL_COUNTRY, red, 0, mp.intl[0, red])
             if mp.intl[0, red] >= 0:
                 break
         while True:
             white = die(state)
+            emit(state, EV_GENERATION_ROLL, EVERYONE, ROLL_TERMINAL, 0, white, mp.intl[1, white])
             if mp.intl[1, white] >= 0:
                 break
         state["red"], state["white"] = red, white
         state["race_start"] = mp.city_hex[mp.intl[1, white]]
         state["race_goal"] = -1
         state["race_country"] = mp.intl[0, red]
+        emit(state, EV_RACE_GENERATED, EVERYONE, state["race_k"], mp.intl[1, white], -1, mp.intl[0, red])
         return
     use_rule = np.bool_(state["avoid_repeat"])
     if use_rule:
@@ -131,6 +140,7 @@ def generate_race(state, mp) -> None:
     state["race_start"] = mp.city_hex[s]
     state["race_goal"] = mp.city_hex[g]
     state["race_country"] = -1
+    emit(state, EV_RACE_GENERATED, EVERYONE, state["race_k"], s, g, -1)
 
 
 # ---- candidates (§7.5) -------------------------------------------------------------------------------------------
@@ -238,6 +248,7 @@ def _summarize(state, mp, p: int, k: int, hexes, edges, length: int, fee) -> Non
     bit = np.uint32(1) << np.uint32(N_SLOTS * p + k)
     for i in range(length):
         state["cand_hexes"][hexes[i]] |= bit
+    emit(state, EV_CANDIDATE, EVERYONE, p, k, pips, length - 1)
 
 
 # ---- the race (§7.7-§7.9) ----------------------------------------------------------------------------------------
@@ -265,6 +276,7 @@ def resolve_race(state, mp) -> None:
     state["last_rounds"] = 0
     if m == 0:
         pay_prizes(state, ranking, m)  # a race without entrants pays nothing but counts (§7.9)
+        emit(state, EV_RACE_ENDS, EVERYONE, state["race_k"], m, 0, 0)
         return
     need = np.empty((MAX_PLAYERS, n_hexes), dtype=np.int64)  # row i: pips of entrant i's steps, n_need[i] of them
     n_need = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -282,6 +294,7 @@ def resolve_race(state, mp) -> None:
     settle_travel_fees(state, fees)
     run_race(state, order, m, need, n_need, ranking)
     pay_prizes(state, ranking, m)
+    emit(state, EV_RACE_ENDS, EVERYONE, state["race_k"], m, state["last_rounds"], 0)
 
 
 @njit(cache=True)
@@ -295,6 +308,7 @@ def settle_travel_fees(state, fees) -> None:
             payer, payee = (p, q) if net > 0 else (q, p)
             x = min(cap, abs(net))
             if x > 0:
+                emit(state, EV_TRAVEL_FEE, EVERYONE, payer, payee, x, abs(net))
                 state["balance"][payer] -= x
                 state["balance"][payee] += x
                 state["race_income"][payee] += x
@@ -339,6 +353,7 @@ def _dice_rounds(state, m: int, need, n_need, places: int, keys) -> None:
     rnd = 0
     while n_arrived < places and rnd < MAX_RACE_ROUNDS:
         rnd += 1
+        emit(state, EV_RACE_ROUND, EVERYONE, rnd, 0, 0, 0)
         for i in range(m):
             if arrived[i]:
                 continue
@@ -346,7 +361,9 @@ def _dice_rounds(state, m: int, need, n_need, places: int, keys) -> None:
             while pos[i] < n_need[i] and need[i, pos[i]] <= pips:
                 pips -= need[i, pos[i]]
                 pos[i] += 1
+            emit(state, EV_TRAIN_MOVED, EVERYONE, entrant_seat(state, i), state["red"], state["white"], pos[i])
             if pos[i] == n_need[i]:
+                emit(state, EV_TRAIN_ARRIVED, EVERYONE, entrant_seat(state, i), rnd, pips, 0)
                 arrived[i] = True
                 n_arrived += 1
                 keys[i] = rnd * 16 + (15 - pips)  # earlier round first, then more leftover pips
@@ -372,6 +389,7 @@ def _tie_draw(state, sorted_idx, keys, m: int, places: int) -> None:
             while remaining > 1:
                 j = draw_below(state, remaining)
                 sorted_idx[pos] = group[j]
+                emit(state, EV_TIE_DRAW, EVERYONE, pos, entrant_seat(state, group[j]), remaining, j)
                 for t in range(j, remaining - 1):
                     group[t] = group[t + 1]
                 remaining -= 1
@@ -395,3 +413,4 @@ def pay_prizes(state, ranking, m: int) -> None:
             state["race_income"][p] += prize
             state["total_prizes"] += prize
             state["last_prize"][p] = prize
+        emit(state, EV_RACE_PLACED, EVERYONE, p, i, state["last_prize"][p], 0)

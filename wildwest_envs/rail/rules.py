@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_MASKS, finished
 from .intrinsics import borrowed, prefetch
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
@@ -64,6 +65,10 @@ from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, 
                    OPT_FEE_PER_STEP, OPT_FERRIES, OPT_FLAT_FEE, OPT_INTERNATIONAL, OPT_INTL_EVERY, OPT_MAX_DECISIONS,
                    OPT_MAX_RACES, OPT_N_CANDIDATES, OPT_N_PRIZES, OPT_NUM_PLAYERS, OPT_PRIZES, OPT_START_PLAYER,
                    OPT_RACE_MIN_DISTANCE, OPT_RACES_TOTAL, OPT_RESOLUTION, OPT_SHARED_ROLL, OPT_TARGET, MAX_PRIZES)
+from .eventlog import (END_LAST_RACE, END_RACE_CAP, END_TARGET, EV_BUILD_ROLL, EV_COOP_ACCEPTED, EV_COOP_DECLINED,
+                       EV_COOP_PROPOSED, EV_FINAL_STANDING, EV_FUNDING_CHOSEN, EV_GAME_OVER, EV_OPERATION_BEGINS,
+                       EV_RACE_ENTRY, EV_ROUND_BEGINS, EV_START_PLAYER, EV_START_ROLL, EV_TURN_BEGINS, EV_TURN_ENDS,
+                       EV_WINDOW_BEGINS, SHARED_SEAT, TURN_BUILD, TURN_EXTENSION, seats_ahead)
 from .maps import HX_STEP, M_D_MAX, ST_A, ST_B
 from .races import compute_candidates, generate_race, resolve_race, roll_both, roll_build
 
@@ -209,6 +214,7 @@ def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
         if action == START:
             if state["start_player"] < 0:  # not given by the option start_player
                 _roll_start_player(state)
+            emit(state, EV_START_PLAYER, EVERYONE, state["start_player"], 0, 0, 0)
             _run(state, mp, np.int64(K_BEGIN_ROUND))
         else:
             state["n_decisions"] += 1
@@ -265,6 +271,7 @@ def _roll_start_player(state) -> None:
         for s in range(n):
             if rolling[s]:
                 state["start_rolls"][s] = roll_both(state)
+                emit(state, EV_START_ROLL, EVERYONE, s, state["red"], state["white"], 0)
                 best = max(best, np.int64(state["start_rolls"][s]))
         winners = 0
         for s in range(n):
@@ -398,6 +405,7 @@ def _apply(state, mp, action: int) -> int:
     elif off == OFF_COOP_ACCEPT:
         _accept(state)
     elif off == OFF_COOP_DECLINE:
+        emit(state, EV_COOP_DECLINED, EVERYONE, state["builder"], state["partner"], 0, 0)
         state["coop_declined"] = True
         state["partner"] = -1
         state["context"] = CTX_BUILD
@@ -405,6 +413,7 @@ def _apply(state, mp, action: int) -> int:
     elif off == OFF_FUND_DICE:
         _fund_dice(state)
     elif off == OFF_FUND_ACCOUNT:
+        emit(state, EV_FUNDING_CHOSEN, EVERYONE, state["current"], FUND_ACCOUNT, 0, 0)
         state["funding"] = FUND_ACCOUNT
         state["context"] = CTX_EXT_BUILD
     else:
@@ -416,10 +425,13 @@ def _apply(state, mp, action: int) -> int:
 @njit(cache=True)
 def _begin_round(state) -> int:
     """Round k: one turn per seat from (S + k) mod n; the shared roll comes first (§6.1, §6.3)."""
+    emit(state, EV_ROUND_BEGINS, EVERYONE, state["round"],
+         (np.int64(state["start_player"]) + np.int64(state["round"])) % np.int64(state["num_players"]), 0, 0)
     state["turn_used"][:] = 0
     state["turn_pos"] = 0
     if state["shared_roll"]:
         state["shared_bp"] = roll_build(state)
+        emit(state, EV_BUILD_ROLL, EVERYONE, SHARED_SEAT, state["red"], state["white"], state["shared_bp"])
     return K_BEGIN_BUILD_TURN
 
 
@@ -433,7 +445,10 @@ def _begin_build_turn(state) -> int:
             state["turn_pos"] += 1  # used up by a co-build (§9.1 item 4): rolls nothing
             continue
         bp = np.int64(state["shared_bp"]) if state["shared_roll"] else roll_build(state)
+        if not state["shared_roll"]:
+            emit(state, EV_BUILD_ROLL, EVERYONE, p, state["red"], state["white"], bp)
         _open_turn(state, p, np.int64(FUND_BP), bp)
+        emit(state, EV_TURN_BEGINS, EVERYONE, p, TURN_BUILD, FUND_BP, bp)
         state["context"] = CTX_START_CHOICE if state["start_city"][p] < 0 else CTX_BUILD
         return K_WAIT
     return K_END_ROUND
@@ -454,6 +469,7 @@ def _open_turn(state, p: int, funding: int, bp: int) -> None:
 @njit(cache=True)
 def _end_build_turn(state) -> int:
     """END_TURN of a build turn or co-build: unused BP are lost; the next turn follows (§6.2)."""
+    emit(state, EV_TURN_ENDS, EVERYONE, state["builder"], state["bp_left"], 0, 0)
     state["turn_used"][state["builder"]] = 1
     state["bp_left"] = 0
     state["partner"] = -1
@@ -467,6 +483,8 @@ def _end_round(state, mp) -> int:
     """After a round: the build phase ends once every city is joined or after build_rounds rounds (§6.10)."""
     state["round"] += 1
     if state["round"] >= state["build_rounds"] or (state["early_end"] and all_cities_joined(state, mp)):
+        emit(state, EV_OPERATION_BEGINS, EVERYONE, state["round"], 1 if state["round"] < state["build_rounds"] else 0,
+             0, 0)
         state["operating"] = True
         return K_BEGIN_RACE
     return K_BEGIN_ROUND
@@ -476,6 +494,7 @@ def _end_round(state, mp) -> int:
 def _propose(state, j: int) -> None:
     """COOP_PROPOSE(j): partner (p + j) mod n answers (§9.1 items 2-3)."""
     q = (np.int64(state["builder"]) + j) % np.int64(state["num_players"])
+    emit(state, EV_COOP_PROPOSED, EVERYONE, state["builder"], q, 0, 0)
     state["partner"] = q
     state["context"] = CTX_COOP_RESPONSE
     state["current"] = q
@@ -486,7 +505,10 @@ def _accept(state) -> None:
     """COOP_ACCEPT: the partner rolls; pooled BP = floor(3 (BP_p + BP_q) / 4); his turn is used up (§9.1 item 4)."""
     q = np.int64(state["partner"])
     bp_q = np.int64(state["shared_bp"]) if state["shared_roll"] else roll_build(state)
+    if not state["shared_roll"]:
+        emit(state, EV_BUILD_ROLL, EVERYONE, q, state["red"], state["white"], bp_q)
     state["bp_left"] = (3 * (np.int64(state["own_bp"]) + bp_q)) // 4
+    emit(state, EV_COOP_ACCEPTED, EVERYONE, state["builder"], q, state["bp_left"], 0)
     state["turn_used"][q] = 1
     state["context"] = CTX_COOP_BUILD
     state["current"] = state["builder"]
@@ -515,6 +537,7 @@ def _begin_race(state, mp) -> int:
 def _decide_entry(state, mp, off: int) -> int:
     """RACE_DECLINE or RACE_ENTER(k); after the last decision the race is run (§7.6)."""
     p = np.int64(state["current"])
+    emit(state, EV_RACE_ENTRY, EVERYONE, p, -1 if off == OFF_RACE_DECLINE else off - OFF_RACE_ENTER, 0, 0)
     if off == OFF_RACE_DECLINE:
         state["entry"][p] = ENTRY_DECLINED
     else:
@@ -568,6 +591,7 @@ def _target_reached(state) -> bool:
 @njit(cache=True)
 def _begin_window(state) -> int:
     """The extension window: one turn per seat, clockwise from F_k (§7.10)."""
+    emit(state, EV_WINDOW_BEGINS, EVERYONE, np.int64(state["race_k"]) - 1, 0, 0, 0)
     state["window_bp"][:] = 0
     state["turn_pos"] = 0
     return K_BEGIN_EXT_TURN
@@ -586,17 +610,21 @@ def _begin_ext_turn(state) -> int:
         state["context"] = CTX_EXT_BUILD
     elif mode == EXT_DICE:
         _open_turn(state, p, np.int64(FUND_BP), roll_build(state))  # always an own roll (G49)
+        emit(state, EV_BUILD_ROLL, EVERYONE, p, state["red"], state["white"], state["bp_left"])
         state["context"] = CTX_EXT_BUILD
     else:
         _open_turn(state, p, np.int64(FUND_NONE), np.int64(0))
         state["context"] = CTX_EXT_FUNDING
+    emit(state, EV_TURN_BEGINS, EVERYONE, p, TURN_EXTENSION, state["funding"], state["bp_left"])
     return K_WAIT
 
 
 @njit(cache=True)
 def _fund_dice(state) -> None:
     """FUND_DICE: roll at once and build with those BP (§7.10)."""
+    emit(state, EV_FUNDING_CHOSEN, EVERYONE, state["current"], FUND_BP, 0, 0)
     bp = roll_build(state)
+    emit(state, EV_BUILD_ROLL, EVERYONE, state["current"], state["red"], state["white"], bp)
     state["funding"] = FUND_BP
     state["bp_left"] = bp
     state["own_bp"] = bp
@@ -605,6 +633,7 @@ def _fund_dice(state) -> None:
 
 @njit(cache=True)
 def _end_ext_turn(state) -> int:
+    emit(state, EV_TURN_ENDS, EVERYONE, state["builder"], state["bp_left"], 0, 0)
     state["bp_left"] = 0
     state["funding"] = FUND_NONE
     state["turn_pos"] += 1
@@ -624,6 +653,10 @@ def _end_window(state) -> int:
 @njit(cache=True)
 def _end_game(state) -> None:
     """GAME_OVER: nobody decides; every mask is all zeros (§11.2)."""
+    emit(state, EV_GAME_OVER, EVERYONE, END_TARGET if _target_reached(state) else
+         (END_LAST_RACE if state["end_mode"] != END_POINTS else END_RACE_CAP), state["race_k"], 0, 0)
+    for s in range(np.int64(state["num_players"])):
+        emit(state, EV_FINAL_STANDING, EVERYONE, s, state["balance"][s], seats_ahead(state, s), 0)
     state["done"] = True
     state["context"] = CTX_GAME_OVER
     state["current"] = -1
