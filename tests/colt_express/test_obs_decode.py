@@ -25,8 +25,9 @@ from wildwest_envs.colt_express.data import (BULLET_CARD, DEC_KEEP, DEC_PLAN, GH
                                              MAX_PILE, MAX_PLAYERS, N_CARD_CODES, N_LEVELS, N_LOCATIONS, N_PURSES,
                                              N_ROUND_CARDS, PURSE_IN_BOX, PURSE_ON_BANDIT, PURSE_REMOVED,
                                              RANSOM_VALUE, ROUND_CARD_TURNS)
-from wildwest_envs.core.layout import Layout, Part, count
+from wildwest_envs.core.layout import Layout, count
 from wildwest_envs.registry import get_game
+from tests._layout_codec import encode, onehot_parts, parts_of
 
 GAME = get_game("colt_express_v0")
 OBS = GAME.obs_layout
@@ -316,8 +317,6 @@ def test_batches_decode_like_single_observations(records):
 
 
 # ---- (c) one-hots in range; the declaration accounts for every float -------------------------------------------------
-def _parts(entry) -> tuple:
-    return entry.parts if isinstance(entry.parts, tuple) else (entry.parts,)
 
 
 def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
@@ -326,44 +325,14 @@ def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
     names, seen = set(), set()
     for o in range(MAX_PLAYERS):
         decoded = OBS.decode(GAME.observe(*_seen_by(records, o)))
-        for name, entry in OBS.fields.items():
-            for part in _parts(entry):
-                if part.kind != "onehot":
-                    continue
-                value = np.asarray(decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name])
-                inside = (value >= part.first) & (value < part.first + part.width)
-                assert (inside | (value == -1)).all(), (name, part.name)
-                names.add(f"{name}.{part.name}")
-                if (value >= 0).any():
-                    seen.add(f"{name}.{part.name}")
+        for name, part in onehot_parts(OBS):
+            value = np.asarray(decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name])
+            inside = (value >= part.first) & (value < part.first + part.width)
+            assert (inside | (value == -1)).all(), (name, part.name)
+            names.add(f"{name}.{part.name}")
+            if (value >= 0).any():
+                seen.add(f"{name}.{part.name}")
     assert len(names) == 19 and seen == names
-
-
-def _encode_part(part: Part, value) -> np.ndarray:
-    """The floats ``part`` stores for its decoded ``value`` (last axis: the part's width)."""
-    value = np.asarray(value)
-    if part.kind == "onehot":
-        return (np.arange(part.width) + part.first == value[..., None]).astype(np.float32)
-    if part.kind == "flag":
-        floats = value.astype(np.float32)
-    else:
-        floats = (value.astype(np.float64) / part.scale).astype(np.float32)
-    return floats if part.width > 1 else floats[..., None]
-
-
-def encode(layout: Layout, decoded: dict, batch: int) -> np.ndarray:
-    """The flat observations ``decoded`` describes (the inverse of ``decode``, for these tests)."""
-    pieces = []
-    for name, entry in layout.fields.items():
-        value = decoded[name]
-        if isinstance(entry.parts, tuple):
-            floats = np.concatenate([_encode_part(p, value[p.name]) for p in entry.parts], axis=-1)
-        elif entry.parts.kind == "onehot":
-            floats = _encode_part(entry.parts, value)
-        else:
-            floats = _encode_part(entry.parts, value)[..., 0]
-        pieces.append(floats.reshape(batch, -1))
-    return np.concatenate(pieces, axis=1)
 
 
 def _accumulated_mask() -> np.ndarray:
@@ -372,7 +341,7 @@ def _accumulated_mask() -> np.ndarray:
     for name, entry in OBS.fields.items():
         view = OBS.get(mask, name)
         start = 0
-        for part in _parts(entry):
+        for part in parts_of(entry):
             if (name, part.name) in ACCUMULATED:
                 view[..., start:start + part.width] = True
             start += part.width

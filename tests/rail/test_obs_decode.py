@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from wildwest_envs.core.layout import Layout, Part, count
+from wildwest_envs.core.layout import Layout, count
 from wildwest_envs.rail.data import (CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_FUNDING, CTX_GAME_OVER,
                                      CTX_RACE_ENTRY, END_RACES, ENTRY_ENTERED, FUND_ACCOUNT, FUND_BP, MAX_PLAYERS,
                                      N_CONTEXTS, N_SLOTS, OFF_BUILD_FERRY, OFF_COOP_ACCEPT, OFF_COOP_PROPOSE,
@@ -36,6 +36,7 @@ from wildwest_envs.rail.game import make_game
 from wildwest_envs.rail.maps import (CANONICAL_DIRECTIONS, HOME, HX_COUNTRY, HX_RIVER, HX_STEP, HX_TERRAIN,
                                      MAX_CITIES, MAX_FERRIES, T_LAKE, T_MOUNTAIN, T_OPEN, T_SEA)
 from wildwest_envs.registry import get_game
+from tests._layout_codec import encode, onehot_parts
 
 GAME = get_game("rail_v0")
 STRAIT = make_game(Path(__file__).parent / "data" / "strait.json", name="rail_strait_v0")
@@ -337,8 +338,6 @@ def test_batches_decode_like_single_observations(records):
 
 
 # ---- (c) one-hots in range; the declaration accounts for every float -------------------------------------------------
-def _parts(entry) -> tuple:
-    return entry.parts if isinstance(entry.parts, tuple) else (entry.parts,)
 
 
 def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
@@ -347,44 +346,14 @@ def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
     names, seen = set(), set()
     for o in range(MAX_PLAYERS):
         decoded = GAME.obs_layout.decode(GAME.observe(*_seen_by(records, o)))
-        for name, entry in GAME.obs_layout.fields.items():
-            for part in _parts(entry):
-                if part.kind != "onehot":
-                    continue
-                value = np.asarray(decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name])
-                inside = (value >= part.first) & (value < part.first + part.width)
-                assert (inside | (value == -1)).all(), (name, part.name)
-                names.add(f"{name}.{part.name}")
-                if (value >= 0).any():
-                    seen.add(f"{name}.{part.name}")
+        for name, part in onehot_parts(GAME.obs_layout):
+            value = np.asarray(decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name])
+            inside = (value >= part.first) & (value < part.first + part.width)
+            assert (inside | (value == -1)).all(), (name, part.name)
+            names.add(f"{name}.{part.name}")
+            if (value >= 0).any():
+                seen.add(f"{name}.{part.name}")
     assert len(names) == 10 and seen == names
-
-
-def _encode_part(part: Part, value) -> np.ndarray:
-    """The floats ``part`` stores for its decoded ``value`` (last axis: the part's width)."""
-    value = np.asarray(value)
-    if part.kind == "onehot":
-        return (np.arange(part.width) + part.first == value[..., None]).astype(np.float32)
-    if part.kind == "flag":
-        floats = value.astype(np.float32)
-    else:
-        floats = (value.astype(np.float64) / part.scale).astype(np.float32)
-    return floats if part.width > 1 else floats[..., None]
-
-
-def encode(layout: Layout, decoded: dict, batch: int) -> np.ndarray:
-    """The flat observations ``decoded`` describes (the inverse of ``decode``, for these tests)."""
-    pieces = []
-    for name, entry in layout.fields.items():
-        value = decoded[name]
-        if isinstance(entry.parts, tuple):
-            floats = np.concatenate([_encode_part(p, value[p.name]) for p in entry.parts], axis=-1)
-        elif entry.parts.kind == "onehot":
-            floats = _encode_part(entry.parts, value)
-        else:
-            floats = _encode_part(entry.parts, value)[..., 0]
-        pieces.append(floats.reshape(batch, -1))
-    return np.concatenate(pieces, axis=1)
 
 
 @pytest.mark.parametrize("which", ["western_usa", "strait"])

@@ -19,12 +19,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wildwest_envs.core.layout import Layout, Part, count
+from wildwest_envs.core.layout import Layout, count
 from wildwest_envs.way_out_west.data import (BOX_MIN_PLAYERS, BUILDING_SPACES, CORRALS, JAIL, MAX_PLAYERS, N_BOXES,
                                              N_BT, N_TOWNS, PHASE_ACTIONS, PHASE_AUCTION, SIDE_ATTACKER,
                                              SIDE_DEFENDER)
 from wildwest_envs.way_out_west.scoring import income_of
 from wildwest_envs.way_out_west_v0 import GAME
+from tests._layout_codec import encode, onehot_parts
 
 OBS = GAME.obs_layout
 NOBODY = -1
@@ -211,12 +212,6 @@ def test_batches_decode_like_single_observations(records):
 
 
 # ---- (c) one-hots in range; the declaration accounts for every float -----------------------------------------------
-def _onehot_parts():
-    for name, entry in OBS.fields.items():
-        parts = entry.parts if isinstance(entry.parts, tuple) else (entry.parts,)
-        for part in parts:
-            if part.kind == "onehot":
-                yield name, part
 
 
 def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
@@ -224,39 +219,12 @@ def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
     names = set()
     for o in range(3):
         decoded = OBS.decode(GAME.observe(records, o))
-        for name, part in _onehot_parts():
+        for name, part in onehot_parts(OBS):
             value = decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name]
             value = np.asarray(value)
             assert ((value >= -1) & (value < part.width)).all(), (name, part.name)
             names.add(f"{name}.{part.name}")
     assert len(names) >= 20
-
-
-def _encode_part(part: Part, value) -> np.ndarray:
-    """The floats ``part`` stores for its decoded ``value`` (last axis: the part's width)."""
-    value = np.asarray(value)
-    if part.kind == "onehot":
-        return (np.arange(part.width) == value[..., None]).astype(np.float32)
-    if part.kind == "flag":
-        floats = value.astype(np.float32)
-    else:
-        floats = (value.astype(np.float64) / part.scale).astype(np.float32)
-    return floats if part.width > 1 else floats[..., None]
-
-
-def encode(layout: Layout, decoded: dict, batch: int) -> np.ndarray:
-    """The flat observations ``decoded`` describes (the inverse of ``decode``, for these tests)."""
-    pieces = []
-    for name, entry in layout.fields.items():
-        value = decoded[name]
-        if isinstance(entry.parts, tuple):
-            floats = np.concatenate([_encode_part(p, value[p.name]) for p in entry.parts], axis=-1)
-        elif entry.parts.kind == "onehot":
-            floats = _encode_part(entry.parts, value)
-        else:
-            floats = _encode_part(entry.parts, value)[..., 0]
-        pieces.append(floats.reshape(batch, -1))
-    return np.concatenate(pieces, axis=1)
 
 
 def test_reencoding_the_decoded_fields_gives_back_every_float(records):

@@ -299,7 +299,9 @@ class Game:
     def step_logged(self, states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> list:
         """``step_checked_chance`` on logged copies of ``states`` (``core.eventlog``): the events of each game.
 
-        A step that writes more events than the buffer holds is run again, from the same records, with room.
+        A step that writes more events than the buffer holds is run again, from the same records, with room:
+        the next power of two at least as large, so that the kernels compile for few buffer sizes (each size is
+        a record type of its own).
         """
         capacity = eventlog.DEFAULT_CAPACITY
         while True:
@@ -308,7 +310,7 @@ class Game:
             written = trial["n_events"]
             if (written <= capacity).all():
                 break
-            capacity = int(written.max())
+            capacity = 1 << (int(written.max()) - 1).bit_length()
         eventlog.from_logged(trial, states)
         return [self.event_kinds.decode(trial["events"][b, :written[b]], int(states["num_players"][b]))
                 for b in range(len(states))]
