@@ -13,6 +13,13 @@ are printed at the end. ``--save-game FILE`` writes the finished game as a game
 record (``core.records``, with the events of every step where the game reports
 them), which ``Game.replay`` replays and the AEC env's
 ``load_record`` resumes.
+
+``--web`` plays in the browser instead (``viewer.web_play``): a page on
+http://127.0.0.1:PORT/ (``--port``, 0 = any free port; the URL is printed) shows
+the board from your seat, your legal moves as buttons, what you may see of the
+moves since your last one and the scores; the agents answer on their turns, and
+the finished game is saved as a record (``--save-game``, default
+``<game>_seed<seed>_<time>.json`` here) that the page offers for download.
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="seeds the deal and the opponents")
     parser.add_argument("--sample", action="store_true", help="checkpoint opponents sample instead of playing greedily")
     parser.add_argument("--save-game", default="", help="write the finished game to this file as a game record")
+    parser.add_argument("--web", action="store_true", help="play in the browser: serve a page on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="with --web: the port (0 = any free port)")
     args = parser.parse_args(argv)
     args.opponents = [spec for item in args.opponents for spec in item.split(",") if spec]
     try:
@@ -53,6 +62,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--seat must be from 0 to {args.players - 1}")
     if not args.opponents or len(args.opponents) > args.players - 1:
         parser.error(f"{len(args.opponents)} opponents given for {args.players - 1} other seats")
+    if not 0 <= args.port <= 65535:
+        parser.error("--port must be from 0 to 65535")
     return args
 
 
@@ -62,6 +73,8 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
     args = parse_args(argv)
     out = output_stream or sys.stdout
     game_name = canonical_name(args.game)
+    if args.web:
+        return _web(args, game_name, out)
     game = get_game(game_name)
     seats: list = [None] * args.players
     seats[args.seat] = HumanAgent(game, input_stream, output_stream)
@@ -102,6 +115,25 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
                            states[0], events=game.event_kinds is not None).save(args.save_game)
         print(f"game record written to {path}", file=out)
     return scores
+
+
+def _web(args: argparse.Namespace, game_name: str, out: TextIO) -> np.ndarray | None:
+    """``--web``: serve the game on 127.0.0.1 until Ctrl-C; the final scores, or ``None`` if unfinished."""
+    from wildwest_envs.viewer.web_play import PlayServer, PlaySession, run, seat_agents
+
+    agents = seat_agents(args.opponents, game_name, args.players, args.seat, args.seed, not args.sample,
+                         prog="wildwest-play")
+    session = PlaySession(game_name, agents, args.seat, args.seed, args.save_game or None)
+    try:
+        server = PlayServer(session, args.port)
+    except OSError as error:
+        print(f"wildwest-play: error: cannot listen on 127.0.0.1:{args.port}: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    run(server, out)
+    with session.lock:
+        if not session.finished:
+            return None
+        return session.game.scores(session.states)[0, :session.n_players]
 
 
 def cli() -> None:
