@@ -74,7 +74,7 @@ def evaluate_random(name: str, num_players: int, n_games: int, seed: int, batch:
             played += size
             bar.update(size)
     rate = decisions / (time.perf_counter() - start)
-    lines = [f"| seat | win rate (95% CI) | mean score |", "|---|---|---:|"]
+    lines = ["| seat | win rate (95% CI) | mean score |", "|---|---|---:|"]
     for seat in range(num_players):
         low, high = wilson(wins[seat], played)
         lines.append(f"| player_{seat} | {wins[seat] / played:.3f} ({low:.3f}-{high:.3f}) | "
