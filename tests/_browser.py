@@ -4,7 +4,8 @@ Playwright through the system browser's executable path (no browser download).
 ``chromium_page()`` is a context manager that yields a fresh Playwright page and closes the browser after. Where
 no browser is installed the test is skipped, unless ``WILDWEST_REQUIRE_BROWSER=1`` (set by ``.ci/run``), where it
 fails: CI must not pass by skipping the browser. ``console_errors(page)`` collects the page's console errors and
-uncaught exceptions from the moment it is called.
+uncaught exceptions from the moment it is called. Screenshots are kept as test artifacts in ``ARTIFACTS``
+(``$WILDWEST_ARTIFACTS``, default ``test-artifacts/`` at the repository root, ignored by git).
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import shutil
 
 import pytest
 
+from pathlib import Path
+
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome")
+ARTIFACTS = Path(os.environ.get("WILDWEST_ARTIFACTS") or Path(__file__).resolve().parent.parent / "test-artifacts")
+ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
 
 def chromium_path() -> str | None:

@@ -4,7 +4,7 @@ For a whole recorded game of each game: the page loads from a file:// URL with n
 board (SVG where the game has a drawing, else the text board), steps with the buttons, the slider and the
 arrow keys (step label, action name and events as the record says), shows the final scores at the last step,
 and a seat's point of view hides the events that seat may not see (the record's ``seen_by``) and, where the
-drawing hides something, draws another board. Screenshots go to ``/tmp/viewer_<game>.png``. A corrupt or
+drawing hides something, draws another board. Screenshots go to ``tests._browser.ARTIFACTS``. A corrupt or
 altered record is refused (``ValueError``; the command exits 1 with a message) and nothing is written.
 """
 
@@ -17,7 +17,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests._browser import chromium_page, console_errors
+from tests._browser import ARTIFACTS, chromium_page, console_errors
 from wildwest_envs.core.records import GameRecord, make_record, replay
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.core.sampling import LegalSampler
@@ -118,7 +118,7 @@ def test_the_viewer_steps_through_a_recorded_game_in_chromium(name, records, tmp
         page.keyboard.press("ArrowLeft")
         assert shown(page)["label"] == f"step {k} / {steps}"
         assert shown(page)["board"] != first["board"]
-        page.screenshot(path=f"/tmp/viewer_{name}.png", full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"viewer_{name}.png"), full_page=True)
 
         page.keyboard.press("End")
         last = shown(page)
@@ -146,7 +146,7 @@ def test_the_viewer_steps_through_a_recorded_game_in_chromium(name, records, tmp
         assert seen["scores"] == ["?" if masks[i + 1] >> s & 1 else str(v)
                                   for s, v in enumerate(payload["scores"][i + 1])]
         if hidden:
-            page.screenshot(path=f"/tmp/viewer_{name}_events_seat{seat}.png", full_page=True)
+            page.screenshot(path=str(ARTIFACTS / f"viewer_{name}_events_seat{seat}.png"), full_page=True)
         if name == "colt_express_v0":  # purses are face down: some score is hidden from some seat
             assert any(any(m) for m in payload["hidden_scores"])
         page.keyboard.press("End")
@@ -164,7 +164,7 @@ def test_the_viewer_steps_through_a_recorded_game_in_chromium(name, records, tmp
             omniscient = shown(page)["board"]
             page.select_option("#pov", str(differs[1] + 1))
             assert shown(page)["board"] != omniscient
-            page.screenshot(path=f"/tmp/viewer_{name}_seat{differs[1]}.png", full_page=True)
+            page.screenshot(path=str(ARTIFACTS / f"viewer_{name}_seat{differs[1]}.png"), full_page=True)
         assert errors == [] and requests == [path.resolve().as_uri()]  # no other file, no network
 
 

@@ -4,7 +4,7 @@ The server runs in a thread on a free port of 127.0.0.1. API: the state a seat s
 of bad request refused with HTTP 400 (or 403/404/415) and the state unchanged, a move out of turn refused, a whole
 game played by posting moves, with its saved record replaying to the same result. Browser: a whole game played
 by clicking the move buttons (no console error, the board changes, the result and the record's place shown), and
-one move of each of the four games; screenshots go to ``/tmp/webplay_<game>.png``.
+one move of each of the four games; screenshots go to ``tests._browser.ARTIFACTS``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import urllib.request
 import numpy as np
 import pytest
 
-from tests._browser import chromium_page, console_errors
+from tests._browser import ARTIFACTS, chromium_page, console_errors
 from wildwest_envs.core.records import GameRecord, replay
 from wildwest_envs.registry import get_game
 from wildwest_envs.training import play
@@ -200,13 +200,22 @@ def click_one(page, pick: int = 0) -> None:
     assert int(page.evaluate("document.body.dataset.decision")) > before
 
 
-def test_a_whole_game_in_the_browser(tmp_path):
+# a whole game of each game, set up to end soon: (players, options, most clicks)
+WHOLE_GAMES = {"colt_express_v0": (2, {}, 200), "wild_west_express_v0": (2, {"victory_target": 5}, 400),
+               "rail_v0": (2, {"points_target": 40}, 400), "way_out_west_v0": (3, {}, 400)}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_whole_game_in_the_browser(tmp_path, name):
+    """Clicking legal moves against the heuristic to the end; the downloaded record replays to the same result."""
+    players, options, most = WHOLE_GAMES[name]
     path = tmp_path / "browser.json"
-    with running(*FAST, save_game=path) as server, chromium_page() as page:
+    with running(name, ["heuristic"], players, save_game=path, options=options) as server, chromium_page() as page:
         errors = console_errors(page)
         page.goto(server.url)
         page.wait_for_selector("body[data-ready='1']", state="attached")
-        assert page.locator("#turn").inner_text().startswith("your turn")
+        if page.evaluate("document.body.dataset.finished") != "1":
+            assert page.locator("#turn").inner_text().startswith("your turn")
         boards = {page.inner_html("#board")}
         clicks = 0
         while page.evaluate("document.body.dataset.finished") != "1":
@@ -214,7 +223,7 @@ def test_a_whole_game_in_the_browser(tmp_path):
             click_one(page, clicks % 3)
             boards.add(page.inner_html("#board"))
             clicks += 1
-            assert clicks < 200
+            assert clicks < most
         assert len(boards) > clicks // 2  # the board is redrawn as the game goes
         result = page.inner_text("#result")
         assert ("You win" in result or "You lose" in result or "share the win" in result or "no result" in result)
@@ -222,11 +231,16 @@ def test_a_whole_game_in_the_browser(tmp_path):
         assert page.locator("#record a").get_attribute("href") == "/record"
         assert page.locator("#moves button.move").count() == 0
         assert page.inner_text("#turn").startswith("game over")
-        page.screenshot(path="/tmp/webplay_colt_express_end.png", full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"webplay_{name.removesuffix('_v0')}_end.png"), full_page=True)
         assert errors == []
+        downloaded = urllib.request.urlopen(server.url.rstrip("/") + "/record", timeout=30).read().decode()
     record = GameRecord.load(path)
-    final = replay(get_game("colt_express"), record)
+    assert GameRecord.from_json(downloaded) == record
+    assert {k: record.options[k] for k in ("num_players", *options)} == {"num_players": players, **options}
+    game = get_game(name)
+    final = replay(game, record)
     assert record.result["decisions"] == int(final["n_decisions"][0])
+    assert record.result["scores"] == game.scores(final)[0, :players].tolist()
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -245,5 +259,5 @@ def test_one_move_of_each_game_in_the_browser(tmp_path, name):
         assert len(server.session.moves) > 1 and page.inner_html("#board") != before
         assert page.locator("#since li.step").count() >= 1
         assert page.locator("#scores tr").count() == players
-        page.screenshot(path=f"/tmp/webplay_{name.removesuffix('_v0')}.png", full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"webplay_{name.removesuffix('_v0')}.png"), full_page=True)
         assert errors == []

@@ -67,7 +67,8 @@ class PlaySession:
         saved: the path it was written to, once it was; ``save_error``: why it could not be.
     """
 
-    def __init__(self, game_name: str, agents: list, seat: int, seed: int, save_path: str | Path | None = None):
+    def __init__(self, game_name: str, agents: list, seat: int, seed: int, save_path: str | Path | None = None,
+                 options: dict | None = None):
         self.game = get_game(canonical_name(game_name))
         self.n_players = len(agents)
         if not self.game.min_players <= self.n_players <= self.game.max_players:
@@ -79,7 +80,8 @@ class PlaySession:
         self.agents, self.seat, self.seed = agents, int(seat), int(seed)
         self.lock = threading.Lock()
         self.draw = drawing_function(self.game)
-        self.states = self.game.init_batch(1, seed=self.seed, num_players=self.n_players)
+        self.options = {"num_players": self.n_players, **(options or {})}  # as the record stores them
+        self.states = self.game.init_batch(1, seed=self.seed, **self.options)
         self.moves: list[tuple[int, int]] = []
         self.names: list[str] = []
         self.events: list[list[dict]] = []
@@ -158,7 +160,7 @@ class PlaySession:
             self._save()
 
     def _save(self) -> None:
-        record = make_record(self.game, int(game_seeds(self.seed, 1)[0]), {"num_players": self.n_players},
+        record = make_record(self.game, int(game_seeds(self.seed, 1)[0]), self.options,
                              self.moves, self.players, self.states[0], events=self.game.event_kinds is not None)
         self.record_text = record.to_json()
         try:
@@ -377,12 +379,13 @@ def seat_agents(opponents: list[str], game_name: str, players: int, seat: int, s
 
 def serve(game_name: str, opponents, seat: int = 0, seed: int = 1, port: int = 0, players: int | None = None,
           save_game: str | Path | None = None, deterministic: bool = True, verbose: bool = False,
-          agents: list | None = None) -> PlayServer:
+          agents: list | None = None, options: dict | None = None) -> PlayServer:
     """A server (not yet serving: call ``serve_forever``) of a new game on 127.0.0.1:``port`` (0: any free port).
 
     ``opponents``: agent specs (a list, or one string of space- or comma-separated specs), cycled over the
     other seats; ``players``: the player count (default: one more than the specs given, at least the game's
-    minimum). ``agents``: the agent of each seat (``None`` at ``seat``) instead of specs.
+    minimum). ``agents``: the agent of each seat (``None`` at ``seat``) instead of specs. ``options``: the
+    game's options (as its ``env()`` takes them, e.g. ``{"victory_target": 5}``), kept in the record.
 
     Raises:
         ValueError: an unknown game or spec, a bad seat or player count.
@@ -398,7 +401,7 @@ def serve(game_name: str, opponents, seat: int = 0, seed: int = 1, port: int = 0
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: seats are 0 to {players - 1}")
         agents = seat_agents(opponents, game.name, players, seat, seed, deterministic)
-    session = PlaySession(game.name, agents, seat, seed, save_game)
+    session = PlaySession(game.name, agents, seat, seed, save_game, options)
     return PlayServer(session, port, verbose)
 
 
