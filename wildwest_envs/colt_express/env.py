@@ -49,7 +49,10 @@ has ``place``, ``play`` and ``terms_of``.
 **Rules decisions** where the spec is silent are listed in the docstrings of
 ``wildwest_envs.colt_express.rules`` (and the modules it imports).
 
-Version history: v0 — first release.
+Version history: v0 — first release; 2026-12-03, a rules fix kept under v0: a
+Punch with no bandit to punch has no effect (§6.5) - it used to go on to the
+loot and destination choices of a victim that did not exist. Records made
+before the fix replay only where no such Punch was played.
 """
 
 from __future__ import annotations
