@@ -129,6 +129,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..core import positions as core_positions
 from ..core.options import is_integer
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES,
                    CHARACTER_NAMES, DEC_BULLETS, DEC_FIRE_TARGET, DEC_KEEP, DEC_MARSHAL_DEST, DEC_MOVE_DEST,
@@ -317,31 +318,16 @@ def legal_actions(states: np.ndarray) -> list[int]:
     """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
     from .game import GAME
 
-    _check_single(states)
-    return [int(a) for a in np.flatnonzero(GAME.legal_mask(states)[0])]
+    return core_positions.legal_actions(GAME, states)
 
 
 def play(states: np.ndarray, *actions) -> np.ndarray:
     """Step the position ``states`` with each action in turn (an id, or a name as ``GAME.action_to_string``
-    gives it); returns ``states``.
-
-    Raises:
-        ValueError: an illegal action or an unknown name (``GAME.step`` / ``GAME.string_to_action`` name it and
-            the legal ones; the record is then as the earlier actions left it).
-        RuntimeError: a step broke an invariant that held before it (a rules-engine bug).
-    """
+    gives it); returns ``states``. Raises as ``core.positions.play`` does (``ValueError``: an illegal action or
+    unknown name; ``RuntimeError``: a step broke an invariant that held before it)."""
     from .game import GAME
 
-    _check_single(states)
-    for action in actions:
-        if isinstance(action, str):
-            action = GAME.string_to_action(states[0], action)
-        was_sound = not GAME.invariant_violations(states)
-        GAME.step(states, np.array([GAME.check_action_id(action)]))
-        broken = GAME.invariant_violations(states) if was_sound else []
-        if broken:
-            raise RuntimeError(f"after action {action}: {broken[0][1]}")
-    return states
+    return core_positions.play(GAME, states, actions)
 
 
 # ---- names in the game's terms -------------------------------------------------------------------------------------
@@ -482,12 +468,9 @@ def _reject_unknown(options: dict, option_names: tuple) -> None:
 
 def _check_single(states: np.ndarray) -> np.ndarray:
     """``states`` must be a batch of one Colt Express record."""
-    from .state import STATE_DTYPE
+    from .game import GAME
 
-    if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.shape != (1,):
-        raise TypeError(f"a position is a batch of one Colt Express record (shape (1,)), got "
-                        f"{type(states).__name__} {getattr(states, 'shape', '')}")
-    return states
+    return core_positions.check_position(GAME, states)
 
 
 def _seat(s: np.void, p, term: str) -> int:

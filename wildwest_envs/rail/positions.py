@@ -120,6 +120,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from ..core import positions as core_positions
 from ..core.options import is_integer
 from . import building, races
 from .data import (CONTEXT_NAMES, CTX_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_RACE_ENTRY,
@@ -239,29 +240,17 @@ def legal_actions(states: np.ndarray, game=None) -> list[int]:
     """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
     game = _game(game)
     _check_single(states, game)
-    return [int(a) for a in np.flatnonzero(game.legal_mask(states)[0])]
+    return core_positions.legal_actions(game, states)
 
 
 def play(states: np.ndarray, *actions, game=None) -> np.ndarray:
     """Step the position ``states`` with each action in turn (an id, or a name as ``GAME.action_to_string``
-    gives it: ``"end turn"``, ``"decline race"``...); returns ``states``.
-
-    Raises:
-        ValueError: an illegal action or an unknown name (``GAME.step`` / ``GAME.string_to_action`` name it and
-            the legal ones; the record is then as the earlier actions left it).
-        RuntimeError: a step broke an invariant that held before it (a rules-engine bug).
-    """
+    gives it: ``"end turn"``, ``"decline race"``...); returns ``states``. Raises as ``core.positions.play`` does
+    (``ValueError``: an illegal action or unknown name; ``RuntimeError``: a step broke an invariant that held
+    before it)."""
     game = _game(game)
     _check_single(states, game)
-    for action in actions:
-        if isinstance(action, str):
-            action = game.string_to_action(states[0], action)
-        was_sound = not game.invariant_violations(states)
-        game.step(states, np.array([game.check_action_id(action)]))
-        broken = game.invariant_violations(states) if was_sound else []
-        if broken:
-            raise RuntimeError(f"after action {action}: {broken[0][1]}")
-    return states
+    return core_positions.play(game, states, actions)
 
 
 def build(a, b, game=None) -> int:
@@ -359,9 +348,7 @@ def _reject_unknown(options: dict, game) -> None:
 
 def _check_single(states, game) -> None:
     """``states`` must be a position: a ``(1,)`` array of the map's records."""
-    if not isinstance(states, np.ndarray) or states.dtype != game.state_dtype or states.shape != (1,):
-        raise TypeError(f"expected a position: a batch of one {game.name} record (shape (1,)), got "
-                        f"{type(states).__name__} {getattr(states, 'shape', '')} (another map's? pass game=)")
+    core_positions.check_position(game, states, hint=" (another map's? pass game=)")
 
 
 def _decision(decision, race, entries) -> int | None:

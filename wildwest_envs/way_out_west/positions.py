@@ -77,6 +77,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..core import positions as core_positions
 from ..core.options import is_integer
 from .data import (A_BOX, A_PASS, A_TOWN, BT_KEYS, BT_NAMES, BUILDING_SPACES, CORRALS, DEC_AUCTION_BID,
                    DEC_CHOOSE_ACTION, DEC_SETUP_PLACE_COWBOY, DECISION_NAMES, LAST_TOWN, N_BOXES, N_BT, N_CATTLE,
@@ -163,27 +164,16 @@ def legal_actions(states: np.ndarray) -> list[int]:
     """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
     from .game import GAME
 
-    _check_single(states, GAME)
-    return [int(a) for a in np.flatnonzero(GAME.legal_mask(states)[0])]
+    return core_positions.legal_actions(GAME, states)
 
 
-def play(states: np.ndarray, *actions: int) -> np.ndarray:
-    """Step the position ``states`` with each action in turn; returns ``states``.
-
-    Raises:
-        ValueError: an illegal action (``GAME.step`` names it and the legal ones; the record is then as the
-            earlier actions left it).
-        RuntimeError: a step broke an invariant of §14 (a rules-engine bug).
-    """
+def play(states: np.ndarray, *actions) -> np.ndarray:
+    """Step the position ``states`` with each action in turn (an id, or a name as ``GAME.action_to_string``
+    gives it); returns ``states``. Raises as ``core.positions.play`` does (``ValueError``: an illegal action or
+    unknown name; ``RuntimeError``: a step broke an invariant that held before it)."""
     from .game import GAME
 
-    _check_single(states, GAME)
-    for action in actions:
-        GAME.step(states, np.array([action]))
-        broken = GAME.invariant_violations(states)
-        if broken:
-            raise RuntimeError(f"after action {action}: {broken[0][1]}")
-    return states
+    return core_positions.play(GAME, states, actions)
 
 
 def box(b: int) -> int:
@@ -542,7 +532,5 @@ def _set_wanted(s: np.void, p: int, held) -> None:
 
 def _check_single(states, game) -> None:
     """``states`` must be a position: a ``(1,)`` array of the game's records."""
-    if not isinstance(states, np.ndarray) or states.dtype != game.state_dtype or states.shape != (1,):
-        raise TypeError("expected a position: a batch of one Way Out West record (shape (1,)), got "
-                        f"{type(states).__name__} {getattr(states, 'shape', '')}")
+    core_positions.check_position(game, states)
 

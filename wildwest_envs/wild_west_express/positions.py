@@ -115,6 +115,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ..core import positions as core_positions
 from ..core.options import is_integer
 from .data import (A_END, A_SPACE, CARD_CLASS, CARD_NAMES, CARD_TYPE, CARGO_EMPTY, CITY_KEYS, CITY_NAMES,
                    CLASS_COMPETITION, CLASS_PERSONAL, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DECISION_NAMES,
@@ -273,31 +274,16 @@ def legal_actions(states: np.ndarray) -> list[int]:
     """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
     from .game import GAME
 
-    _check_single(states)
-    return [int(a) for a in np.flatnonzero(GAME.legal_mask(states)[0])]
+    return core_positions.legal_actions(GAME, states)
 
 
 def play(states: np.ndarray, *actions) -> np.ndarray:
     """Step the position ``states`` with each action in turn (an id, or a name as ``GAME.action_to_string``
-    gives it); returns ``states``.
-
-    Raises:
-        ValueError: an illegal action or an unknown name (``GAME.step`` / ``GAME.string_to_action`` name it and
-            the legal ones; the record is then as the earlier actions left it).
-        RuntimeError: a step broke an invariant that held before it (a rules-engine bug).
-    """
+    gives it); returns ``states``. Raises as ``core.positions.play`` does (``ValueError``: an illegal action or
+    unknown name; ``RuntimeError``: a step broke an invariant that held before it)."""
     from .game import GAME
 
-    _check_single(states)
-    for action in actions:
-        if isinstance(action, str):
-            action = GAME.string_to_action(states[0], action)
-        was_sound = not GAME.invariant_violations(states)
-        GAME.step(states, np.array([GAME.check_action_id(action)]))
-        broken = GAME.invariant_violations(states) if was_sound else []
-        if broken:
-            raise RuntimeError(f"after action {action}: {broken[0][1]}")
-    return states
+    return core_positions.play(GAME, states, actions)
 
 
 def roll(states: np.ndarray, dice, duels=()) -> np.ndarray:
@@ -423,12 +409,9 @@ def _reject_unknown(options: dict, option_names: tuple) -> None:
 
 def _check_single(states: np.ndarray) -> np.ndarray:
     """``states`` must be a batch of one Wild West Express record."""
-    from .state import STATE_DTYPE
+    from .game import GAME
 
-    if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.shape != (1,):
-        raise TypeError(f"a position is a batch of one Wild West Express record (shape (1,)), got "
-                        f"{type(states).__name__} {getattr(states, 'shape', '')}")
-    return states
+    return core_positions.check_position(GAME, states)
 
 
 def _check_setup_terms(code: int, round_, board, pieces: dict) -> None:
