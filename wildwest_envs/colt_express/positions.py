@@ -130,6 +130,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..core import positions as core_positions
+from ..core.positions import flag as _flag, mapping as _mapping, sequence as _sequence
 from ..core.options import is_integer
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES,
                    CHARACTER_NAMES, DEC_BULLETS, DEC_FIRE_TARGET, DEC_KEEP, DEC_MARSHAL_DEST, DEC_MOVE_DEST,
@@ -487,22 +488,7 @@ def _count(value, high: int, term: str) -> int:
     return int(value)
 
 
-def _flag(value, term: str) -> bool:
-    if isinstance(value, (bool, np.bool_)) or (is_integer(value) and value in (0, 1)):
-        return bool(value)
-    raise TypeError(f"{term} must be True or False, got {value!r}")
 
-
-def _sequence(value, term: str) -> list:
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise TypeError(f"{term} must be a list, got {value!r}")
-    return list(value)
-
-
-def _mapping(value, term: str, shape: str) -> Mapping:
-    if not isinstance(value, Mapping):
-        raise TypeError(f"{term} must be a mapping {shape}, got {value!r}")
-    return value
 
 
 def _by_bandit(s: np.void, value, term: str) -> dict[int, object]:

@@ -1,5 +1,5 @@
-"""What every game's position builder (``<game>/positions.py``) shares: checking a position, its legal actions, and
-playing on from it.
+"""What every game's position builder (``<game>/positions.py``) shares: checking its terms (``flag``, ``sequence``,
+``mapping``) and a position, its legal actions, and playing on from it.
 
 A *position* is a batch of one record (shape ``(1,)``) of a game's dtype, as ``GAME.position(**terms)`` returns
 it. The games' modules bind these to their ``GAME`` (``<game>.positions.legal_actions(states)``,
@@ -8,7 +8,32 @@ it. The games' modules bind these to their ``GAME`` (``<game>.positions.legal_ac
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
+
+from .options import is_integer
+
+
+def flag(value, term: str) -> bool:
+    """The term ``value`` as a bool (True/False or 0/1); ``TypeError`` naming ``term`` otherwise."""
+    if isinstance(value, (bool, np.bool_)) or (is_integer(value) and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{term} must be True or False, got {value!r}")
+
+
+def sequence(value, term: str) -> list:
+    """The term ``value`` as a list (not a string or a mapping); ``TypeError`` naming ``term`` otherwise."""
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{term} must be a list, got {value!r}")
+    return list(value)
+
+
+def mapping(value, term: str, shape: str) -> Mapping:
+    """The term ``value`` if it is a mapping (``shape`` says of what, for the message); ``TypeError`` otherwise."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{term} must be a mapping {shape}, got {value!r}")
+    return value
 
 
 def check_position(game, states, hint: str = "") -> np.ndarray:

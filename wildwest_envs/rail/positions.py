@@ -121,6 +121,7 @@ from itertools import pairwise
 import numpy as np
 
 from ..core import positions as core_positions
+from ..core.positions import mapping as _mapping, sequence as _sequence
 from ..core.options import is_integer
 from . import building, races
 from .data import (CONTEXT_NAMES, CTX_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_RACE_ENTRY,
@@ -435,16 +436,6 @@ def _seat(p, n: int, term: str) -> int:
     return int(p)
 
 
-def _mapping(value, term: str, shape: str) -> Mapping:
-    if not isinstance(value, Mapping):
-        raise TypeError(f"{term} must be a mapping {shape}, got {value!r}")
-    return value
-
-
-def _sequence(value, term: str) -> list:
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise TypeError(f"{term} must be a list, got {value!r}")
-    return list(value)
 
 
 def _seat_values(term: str, value, n: int) -> dict[int, object]:

@@ -116,6 +116,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ..core import positions as core_positions
+from ..core.positions import flag as _flag, mapping as _mapping, sequence as _sequence
 from ..core.options import is_integer
 from .data import (A_END, A_SPACE, CARD_CLASS, CARD_NAMES, CARD_TYPE, CARGO_EMPTY, CITY_KEYS, CITY_NAMES,
                    CLASS_COMPETITION, CLASS_PERSONAL, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DECISION_NAMES,
@@ -432,24 +433,7 @@ def _seat(p, n: int, term: str) -> int:
     return int(p)
 
 
-def _flag(value, term: str) -> bool:
-    """``value`` as a bool (True/False or 0/1)."""
-    if isinstance(value, (bool, np.bool_)) or (is_integer(value) and value in (0, 1)):
-        return bool(value)
-    raise TypeError(f"{term} must be True or False, got {value!r}")
 
-
-def _sequence(value, term: str) -> list:
-    """``value`` as a list (not a string or a mapping)."""
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise TypeError(f"{term} must be a list, got {value!r}")
-    return list(value)
-
-
-def _mapping(value, term: str, shape: str) -> Mapping:
-    if not isinstance(value, Mapping):
-        raise TypeError(f"{term} must be a mapping {shape}, got {value!r}")
-    return value
 
 
 # ---- setup and the turn ----------------------------------------------------------------------------------------------
