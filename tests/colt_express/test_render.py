@@ -10,12 +10,13 @@ import pytest
 from wildwest_envs.colt_express import data as D
 from wildwest_envs.colt_express.game import GAME
 from wildwest_envs.colt_express.names import action_to_string
-from wildwest_envs.colt_express.render import render_ansi, render_rgb
+from wildwest_envs.colt_express import svg
+from wildwest_envs.colt_express.render import render_ansi
 from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
 
 HAS_RULES = importlib.util.find_spec("wildwest_envs.colt_express.rules") is not None
-HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+HAS_RASTER = all(importlib.util.find_spec(m) is not None for m in ("resvg_py", "PIL"))  # the render extra
 CARRIAGE_ORDER = (3, 0, 5, 1, 2, 4)  # carriage types of cars 1..6 in the hand-built positions
 CHARACTER_ORDER = (D.TUCO, D.GHOST, D.DJANGO, D.BELLE, D.DOC, D.CHEYENNE)
 
@@ -201,8 +202,8 @@ def test_hidden_information_never_shows(n):
     states = position(n)
     states[0]["purse_location"][0] = D.PURSE_ON_BANDIT + 1  # a purse held by another bandit
     assert render_ansi(states) == render_ansi(_hidden_variant(states))
-    if HAS_MATPLOTLIB:
-        assert np.array_equal(render_rgb(states), render_rgb(_hidden_variant(states)))
+    if HAS_RASTER:
+        assert np.array_equal(GAME.render_rgb(states), GAME.render_rgb(_hidden_variant(states)))
 
 
 def test_purse_values_on_bandits_show_at_the_end():
@@ -235,21 +236,22 @@ def test_rendering_never_changes_the_state():
     before = states.tobytes()
     render_ansi(states)
     all_names(states)
-    if HAS_MATPLOTLIB:
-        render_rgb(states)
+    if HAS_RASTER:
+        GAME.render_rgb(states)
     assert states.tobytes() == before
 
 
-@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed")
+@pytest.mark.skipif(not HAS_RASTER, reason="the render extra (resvg-py, Pillow) is not installed")
 @pytest.mark.parametrize("n", [2, 6])
 @pytest.mark.parametrize("done", [False, True])
 def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
-    """The picture is (500, 1000, 3) uint8 at every player count and at the end, with the character colours."""
+    """The picture is the drawing's size, (900, 1400, 3) uint8, at every player count and at the end, with the
+    character colours."""
     states = position(n)
-    if done:  # the end shows dollar amounts, which must not be read as mathtext
+    if done:  # the end shows the scores and dollar amounts
         states[0]["done"], states[0]["current"], states[0]["decision"] = True, NOBODY, D.DEC_NONE
-    image = render_rgb(states[0])
-    assert image.shape == (500, 1000, 3) and image.dtype == np.uint8
+    image = GAME.render_rgb(states[0])
+    assert image.shape == (svg.HEIGHT, svg.WIDTH, 3) and image.dtype == np.uint8
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20
     tuco_red = np.array([0xC6, 0x28, 0x28])
     assert np.any(np.all(image == tuco_red, axis=-1))

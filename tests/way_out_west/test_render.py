@@ -104,11 +104,11 @@ def test_rendering_never_changes_the_state():
 
 
 def test_rgb_picture_shape_and_content():
-    """``render_rgb`` gives a (700, 1200, 3) uint8 picture that depends on the board."""
-    pytest.importorskip("matplotlib")
+    """``render_rgb`` gives the drawing's (900, 1400, 3) uint8 picture, and it depends on the board."""
+    pytest.importorskip("resvg_py")
     states = _busy_board()
     image = GAME.render_rgb(states[0])
-    assert image.shape == (700, 1200, 3) and image.dtype == np.uint8
+    assert image.shape == (900, 1400, 3) and image.dtype == np.uint8
     other = states.copy()
     place(other, buildings={DEADWOOD: {TRAIN: 2, STORE: 2}})
     assert not np.array_equal(image, GAME.render_rgb(other[0]))

@@ -13,9 +13,10 @@ from wildwest_envs.wild_west_express import data as D
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.game import GAME
 from wildwest_envs.wild_west_express.names import action_to_string
-from wildwest_envs.wild_west_express.render import PLAYER_COLOURS, render_ansi, render_rgb
+from wildwest_envs.wild_west_express import svg
+from wildwest_envs.wild_west_express.render import PLAYER_COLOURS, render_ansi
 
-HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+HAS_RASTER = all(importlib.util.find_spec(m) is not None for m in ("resvg_py", "PIL"))  # the render extra
 NAMED_STATES = 40  # random records per player count whose 553 names are checked
 
 
@@ -190,8 +191,8 @@ def test_hidden_information_never_shows_in_the_hand_position():
     assert other.tobytes() != states.tobytes()
     assert render_ansi(states) == render_ansi(other)
     assert all_names(states) == all_names(other)
-    if HAS_MATPLOTLIB:
-        assert np.array_equal(render_rgb(states), render_rgb(other))
+    if HAS_RASTER:
+        assert np.array_equal(GAME.render_rgb(states), GAME.render_rgb(other))
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -218,21 +219,22 @@ def test_rendering_never_changes_the_state():
     before = states.tobytes()
     render_ansi(states)
     all_names(states)
-    if HAS_MATPLOTLIB:
-        render_rgb(states)
+    if HAS_RASTER:
+        GAME.render_rgb(states)
     assert states.tobytes() == before
 
 
-@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed")
+@pytest.mark.skipif(not HAS_RASTER, reason="the render extra (resvg-py, Pillow) is not installed")
 @pytest.mark.parametrize("n", [2, 5])
 @pytest.mark.parametrize("done", [False, True])
 def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
-    """The picture is (700, 1200, 3) uint8 at every player count and at the end, with the player colours."""
+    """The picture is the drawing's size, (990, 1600, 3) uint8, at every player count and at the end, with the
+    player colours."""
     states = position(n)
-    if done:  # the end shows dollar amounts, which must not be read as mathtext
+    if done:  # the end shows the scores and dollar amounts
         states[0]["done"], states[0]["current"], states[0]["decision"] = True, -1, D.DEC_NONE
-    image = render_rgb(states[0])
-    assert image.shape == (700, 1200, 3) and image.dtype == np.uint8
+    image = GAME.render_rgb(states[0])
+    assert image.shape == (svg.HEIGHT, svg.WIDTH, 3) and image.dtype == np.uint8
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50
     for seat in range(n):
         colour = np.array([int(PLAYER_COLOURS[seat][i:i + 2], 16) for i in (1, 3, 5)])

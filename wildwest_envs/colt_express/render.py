@@ -1,18 +1,16 @@
-"""A text board and a picture of one Colt Express game (read-only).
+"""The text board of one Colt Express game (read-only).
 
-Public functions:
+``render_ansi(state)`` is the text board. The picture (``render_mode="rgb_array"``, the viewer, the README)
+is the SVG drawing of ``svg.draw``, rasterized by ``core.raster``; it reads the colours and texts below.
 
-* ``render_ansi(state)``: a text board;
-* ``render_rgb(state)``: a ``(500, 1000, 3)`` uint8 picture (needs matplotlib).
-
-Each accepts one record (``states[b]``) or a batch of one (``states[b:b+1]``) and
+It accepts one record (``states[b]``) or a batch of one (``states[b:b+1]``) and
 never writes to it.
 Action names (``action_to_string``) are in ``names``; the board uses its card,
 character and place names.
 
 Decisions taken where the brief or the spec is silent:
 
-* **Public view.** Both renders show only what is public (§10.1) plus whose
+* **Public view.** The text board shows only what is public (§10.1) plus whose
   decision it is: never hand contents (sizes only), never the order of a draw
   deck, never a face-down pile card before it is revealed (``??``), never a
   future round card, never a purse value before the end of the game. During a
@@ -44,24 +42,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.checks import one_record
-from .data import (CHARACTER_NAMES, DEC_BULLETS, DEC_FIRE_TARGET, DEC_KEEP, DEC_MARSHAL_DEST, DEC_MOVE_DEST,
+from .data import (DEC_BULLETS, DEC_FIRE_TARGET, DEC_KEEP, DEC_MARSHAL_DEST, DEC_MOVE_DEST,
                    DEC_PICKPOCKET, DEC_PLAN, DEC_PUNCH_DEST, DEC_PUNCH_LOOT, DEC_PUNCH_TARGET, DEC_ROB_LOOT, EV_NONE,
-                   GHOST, IN, MAX_PLAYERS, N_LEVELS, RANSOM_VALUE, ROOF, ROUND_CARD_EVENT, ROUND_CARD_NAMES,
+                   IN, MAX_PLAYERS, N_LEVELS, RANSOM_VALUE, ROOF, ROUND_CARD_EVENT, ROUND_CARD_NAMES,
                    ROUND_CARD_TURNS, TURN_CODES, TURN_NONE, TURN_SPEEDUP, TURN_SWITCH, TURN_TUNNEL, PURSE_ON_BANDIT)
 from .names import _card_label, _character, _int, _place
 from .scoring import score_seats, tiebreak_seats
 from .state import NOBODY
 
-RGB_SIZE_INCHES = (10.0, 5.0)  # the picture is always 1000 x 500 pixels
-RGB_DPI = 100
 CHARACTER_COLOURS = ("#f4f4f4", "#2e8b3a", "#111111", "#c62828", "#1e5bd8", "#7b2fa8")  # §2.3
 TURN_NAMES = ("none", "normal", "tunnel", "speed-up", "switching")  # §2.7
 EMPTY_CELL = "."
-FLOOR_Y, CAR_HEIGHT = 30.0, 9.0  # picture units (10 pixels each): floor of the cars, height of a car
-ROOF_Y = FLOOR_Y + CAR_HEIGHT
-PAWNS_PER_ROW = 3  # bandit discs side by side at one location of the picture
 PILE_PER_TEXT_LINE = 6  # pile cards per line of the text board
-PILE_PER_PICTURE_LINE = 5  # pile cards per line of the picture's text panel
 
 
 # ---- reading a record --------------------------------------------------------------
@@ -296,111 +288,3 @@ def render_ansi(state: np.ndarray) -> str:
     lines = _title_lines(record) + [""] + _train_lines(record) + [""] + _seat_lines(record)
     lines += [""] + _pile_rows(record, PILE_PER_TEXT_LINE) + [_supply_line(record), ""] + _end_lines(record)
     return "\n".join(lines) + "\n"
-
-
-# ---- the picture ---------------------------------------------------------------------------
-
-def _new_figure():
-    """A fixed-size Agg figure with one axes spanning it, in data units 0..100 x 0..50."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError as error:  # pragma: no cover - depends on the installation
-        raise ImportError("rgb_array rendering needs matplotlib: pip install 'wildwest_envs[render]'") from error
-    fig = Figure(figsize=RGB_SIZE_INCHES, dpi=RGB_DPI, facecolor="#efe6d2")
-    FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_xlim(0, 100)
-    ax.set_ylim(0, 50)
-    ax.set_axis_off()
-    return fig, ax
-
-
-def _text(ax, x: float, y: float, text: str, **style) -> None:
-    """Plain text at (x, y): never parsed as mathtext (dollar amounts)."""
-    ax.text(x, y, text, parse_math=False, **style)
-
-
-def _car_x(record: np.void, car: int) -> tuple[float, float]:
-    """Left edge and width of a car's box: the last car at the left, the locomotive at the right."""
-    n_cars = _int(record, "n_carriages") + 1
-    width = 96.0 / n_cars
-    return 2.0 + (n_cars - 1 - car) * width, width
-
-
-def _draw_car(ax, record: np.void, car: int) -> None:
-    """One car: an inside box, a roof line, its label and the loot lying there."""
-    from matplotlib.patches import Rectangle
-
-    x, width = _car_x(record, car)
-    colour = "#5a5a5a" if car == 0 else "#a0522d"
-    ax.add_patch(Rectangle((x + 0.6, FLOOR_Y), width - 1.2, CAR_HEIGHT, facecolor=colour, edgecolor="black", lw=1.5))
-    ax.plot([x + 0.6, x + width - 0.6], [ROOF_Y, ROOF_Y], color="black", lw=3)
-    if car == 0:  # chimney of the locomotive
-        ax.add_patch(Rectangle((x + width - 4.0, ROOF_Y), 2.0, 3.0, facecolor="#333333", edgecolor="black"))
-    label = "locomotive" if car == 0 else f"car {car} (type {int(record['car_type'][car])})"
-    _text(ax, x + width / 2, FLOOR_Y - 1.4, label, ha="center", va="top", fontsize=8)
-    for level, (lx, y, align, colour) in ((IN, (x + 1.2, FLOOR_Y + 0.3, "left", "#ffd54a")),
-                                          (ROOF, (x + width - 1.0, ROOF_Y + 0.4, "right", "#7a5a00"))):
-        loot = [w for w in _cell(record, car, level).split() if w[0] in "PJS" and w[1:].isdigit()]
-        if loot:
-            _text(ax, lx, y, " ".join(loot), fontsize=7, color=colour, va="bottom", ha=align, weight="bold")
-
-
-def _pawn_centre(record: np.void, car: int, level: int, index: int) -> tuple[float, float]:
-    """Centre of the ``index``-th bandit disc at (car, level): rows of three, inside or above the roof."""
-    x, width = _car_x(record, car)
-    row, column = divmod(index, PAWNS_PER_ROW)
-    step = min(3.2, (width - 2.5) / PAWNS_PER_ROW)
-    bottom = FLOOR_Y + 3.0 if level == IN else ROOF_Y + 2.0
-    return x + 2.4 + column * step, bottom + row * 3.3
-
-
-def _draw_pawns(ax, record: np.void) -> None:
-    """Bandits as discs in their character colours with initials, and the marshal (§2.3, §5)."""
-    from matplotlib.patches import Circle
-
-    placed: dict[tuple[int, int], int] = {}
-    for bandit in range(_int(record, "n_bandits")):
-        car, level = int(record["bandit_car"][bandit]), int(record["bandit_level"][bandit])
-        index = placed.get((car, level), 0)
-        placed[(car, level)] = index + 1
-        cx, cy = _pawn_centre(record, car, level, index)
-        character = int(record["character"][bandit])
-        ax.add_patch(Circle((cx, cy), 1.45, facecolor=CHARACTER_COLOURS[character], edgecolor="black", lw=1))
-        text_colour = "black" if character == GHOST else "white"
-        _text(ax, cx, cy, CHARACTER_NAMES[character][:2], ha="center", va="center", fontsize=7, color=text_colour)
-    x, width = _car_x(record, _int(record, "marshal_car"))
-    ax.add_patch(Circle((x + width - 3.0, FLOOR_Y + 5.5), 1.6, facecolor="#e0b000", edgecolor="black", lw=1))
-    _text(ax, x + width - 3.0, FLOOR_Y + 5.5, "M", ha="center", va="center", fontsize=8, weight="bold")
-
-
-def _panel_text(record: np.void) -> str:
-    """The text panel of the picture: seats, pile and decision, as in the text board."""
-    lines = _seat_lines(record) + _pile_rows(record, PILE_PER_PICTURE_LINE) + [_supply_line(record)]
-    return "\n".join(lines + _end_lines(record))
-
-
-def render_rgb(state: np.ndarray) -> np.ndarray:
-    """A ``(500, 1000, 3)`` uint8 picture of the public view of ``state``.
-
-    The train (locomotive at the right) with roof and inside levels, bandits as
-    discs in their character colours, the marshal, loot counts, a title line and
-    a text panel with the seats, the pile and the pending decision.
-
-    Raises:
-        ImportError: if matplotlib is not installed.
-    """
-    record = one_record(state)
-    fig, ax = _new_figure()
-    try:
-        _text(ax, 1.0, 49.0, "   ".join(_title_lines(record)), fontsize=10, va="top", ha="left", weight="bold")
-        for car in range(_int(record, "n_carriages") + 1):
-            _draw_car(ax, record, car)
-        _draw_pawns(ax, record)
-        _text(ax, 1.0, FLOOR_Y - 3.5, _panel_text(record), fontsize=7, family="monospace", va="top", ha="left")
-        fig.canvas.draw()
-        image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
-    finally:
-        fig.clear()
-    return image

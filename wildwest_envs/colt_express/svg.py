@@ -58,8 +58,11 @@ face up, k's own or already reached by Stealin' (G22), only the purse values
 and discard but never a deck order, only the revealed round cards, and the
 options of the pending decision only when k is the seat to decide. Two
 records that differ only in what seat k cannot see (``hidden.resample_hidden``)
-give byte-identical drawings for seat k. The generator, the scripted-chance
-queue and the decision counter are never drawn.
+give byte-identical drawings for seat k. ``seat=core.svg.SPECTATOR`` draws what
+every seat knows and nothing private to one (hands as backs, face-down pile cards
+not yet reached, purse values only where public): the picture of
+``render_mode="rgb_array"``. The generator, the scripted-chance queue and the
+decision counter are never drawn.
 
 Pieces carry classes and ``data-`` attributes for tools and tests: ``car``
 (``data-car``, ``data-type``), ``bandit`` (``data-bandit``, ``data-seat``,
@@ -98,10 +101,11 @@ import numpy as np
 
 from ..core.checks import check_record
 from ..core.svg import check_seat, el as _el, fit as _fit, group as _group, num as _num, text as _text
+from ..core.svg import SPECTATOR_SEAT, view_label
 from ..core.svg import text_width as _text_width
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, DEC_BULLETS, DEC_KEEP, DEC_PICKPOCKET, DEC_PLAN, DECISION_NAMES,
-                   EVENT_NAMES, EV_NONE, IN, JEWEL_VALUE, N_CARD_KINDS_HELD, N_LEVELS, N_ROUNDS, PURSE_IN_BOX,
-                   PURSE_ON_BANDIT, PURSE_REMOVED, RANSOM_VALUE, ROOF, ROUND_CARD_EVENT, ROUND_CARD_NAMES,
+                   EVENT_NAMES, EV_NONE, IN, JEWEL_VALUE, MAX_BANDITS, N_CARD_KINDS_HELD, N_LEVELS, N_ROUNDS,
+                   PURSE_IN_BOX, PURSE_ON_BANDIT, PURSE_REMOVED, RANSOM_VALUE, ROOF, ROUND_CARD_EVENT, ROUND_CARD_NAMES,
                    ROUND_CARD_TURNS, STRONGBOX_VALUE, TURN_CODES, TURN_NONE)
 from .names import _card_label, _character, _place
 from .observation import pile_revealed, purse_value_known
@@ -204,7 +208,14 @@ def _car_box(record: np.void, car: int) -> tuple[float, float]:
 
 # ---- what the viewer may know (§10) ----------------------------------------------------------------------------
 def _value_known(record: np.void, purse: int, viewer: int | None) -> bool:
-    return viewer is None or bool(purse_value_known(record, purse, viewer))
+    """The viewer knows the purse's value (§10.3); a spectator only what every seat knows: the starting
+    purses, and at the end the purses on the character cards (G35)."""
+    if viewer is None:
+        return True
+    if viewer == SPECTATOR_SEAT:
+        on_bandit = PURSE_ON_BANDIT <= int(record["purse_location"][purse]) < PURSE_ON_BANDIT + MAX_BANDITS
+        return purse < _int(record, "n_bandits") or (bool(record["done"]) and on_bandit)
+    return bool(purse_value_known(record, purse, viewer))
 
 
 def _in_keep(record: np.void, seat: int) -> bool:
@@ -239,7 +250,8 @@ def _int_at(record: np.void, field: str, index: int) -> int:
 
 def _pile_face_visible(record: np.void, index: int, viewer: int | None) -> bool:
     """Face up, the viewer's own card, or reached by Stealin' (G22); everything for the omniscient view."""
-    return (viewer is None or not record["pile_down"][index] or int(record["pile_owner"][index]) == viewer
+    return (viewer is None or not record["pile_down"][index]
+            or (viewer != SPECTATOR_SEAT and int(record["pile_owner"][index]) == viewer)
             or bool(pile_revealed(record, index)))
 
 
@@ -294,7 +306,7 @@ def _header(record: np.void, viewer: int | None) -> str:
              _group([_el("rect", x=760, y=10, width=190, height=26, rx=13, fill="#a33b20"),
                      _text(855, 28, PHASES[phase], 14, text_anchor="middle", fill="#fff", font_weight="bold")],
                     class_="phase", data_phase=PHASES[phase])]
-    view = "omniscient view (everything)" if viewer is None else f"view of {_agent(viewer)}"
+    view = "omniscient view (everything)" if viewer is None else view_label(viewer)
     parts.append(_text(WIDTH - 16, 29, view, 14, text_anchor="end", fill="#f6d28b", font_style="italic",
                        class_="view"))
     # the round card: its name, turn icons (the current Schemin' turn ringed) and event
@@ -766,7 +778,7 @@ def draw(state: np.ndarray, seat: int | None = None) -> str:
 
     Args:
         state: one Colt Express record, or a batch of one.
-        seat: None for the omniscient view, else the seat (0..N-1) whose view to draw.
+        seat: None for the omniscient view, the seat (0..N-1) whose view to draw, or ``core.svg.SPECTATOR``.
 
     Returns:
         A complete ``<svg>`` document of ``WIDTH`` x ``HEIGHT`` pixels (deterministic text).
@@ -777,7 +789,7 @@ def draw(state: np.ndarray, seat: int | None = None) -> str:
     """
     record = check_record(GAME_NAME, STATE_DTYPE, state)
     viewer = check_seat(GAME_NAME, record, seat)
-    who = "omniscient view" if viewer is None else f"view of {_agent(viewer)}"
+    who = view_label(viewer)
     title = (f"Colt Express, {_int(record, 'num_players')} players, round {_int(record, 'round') + 1}, "
              f"{PHASES[_phase(record)]} ({who})")
     body = [f"<title>{escape(title)}</title>",

@@ -18,12 +18,15 @@ the ``core.rng.RNG_FIELDS``, ``num_players`` (int), ``current`` (seat to decide,
 turn cap: a game that reaches it unfinished is *truncated*).
 
 Rewards (``returns``) are computed here from the game's ``scores`` and
-``tiebreak`` kernels, so every game offers the same three ``reward_mode`` s:
+``tiebreak`` kernels, so every game offers the same four ``reward_mode`` s:
 
 * ``"win"`` (default): +1 to each winner (best score, then best tie-break; ties
   share the win), -1 to every other player;
 * ``"rank"``: ``(players beaten - players beating you) / (N - 1)``, in [-1, 1];
-* ``"score"``: the final score divided by the game's ``score_scale``.
+* ``"score"``: the final score divided by the game's ``score_scale``;
+* ``"margin"``: (the final score - the best other seat's score) / ``score_scale``:
+  positive exactly when the seat out-scores everybody else, and a signal in every
+  game, won or lost (the tie-break is not counted).
 
 An unfinished game (or one cut by the decision cap) returns 0 to everybody. A
 game may also declare finished games *capped* (its own turn cap: reported as
@@ -48,8 +51,10 @@ from .kernels import NO_MASKS, dual
 from .layout import Layout
 from .options import OptionTable
 from .rng import game_seeds
+from .raster import svg_to_rgb
+from .svg import SPECTATOR
 
-REWARD_MODES = ("win", "rank", "score")
+REWARD_MODES = ("win", "rank", "score", "margin")
 INFORMATION = ("perfect", "imperfect")
 CHANCE = ("sampled",)
 DYNAMICS = ("sequential",)
@@ -74,7 +79,10 @@ class Game:
             ``(states, actions, masks)``, ``masks`` either ``core.kernels.NO_MASKS`` or a ``(B, A)``
             buffer for the new legal masks.
         action_to_string_fn: ``(state, action) -> str`` for any action id.
-        render_ansi_fn, render_rgb_fn: read-only renderers of one record.
+        render_ansi_fn: ``(state) -> str`` the text board of one record (read-only).
+        draw_fn: ``(state, seat) -> str`` the SVG drawing of one record (its ``svg`` module's ``draw``):
+            ``seat`` None (omniscient), a seat, or ``core.svg.SPECTATOR``; ``render_rgb`` rasterizes the
+            spectator's drawing.
         validate_state_fn: ``(state) -> list[str]`` consistency errors of one record; it must check the
             range of every field a kernel uses as an index or loop bound before anything else.
         invariants_kernel: ``(states, out int32) -> None``; ``invariant_messages[code]``.
@@ -113,7 +121,7 @@ class Game:
     tiebreak_kernel: Callable
     action_to_string_fn: Callable[[Any, int], str]
     render_ansi_fn: Callable[[Any], str]
-    render_rgb_fn: Callable[[Any], np.ndarray]
+    draw_fn: Callable[[Any, Any], str]
     validate_state_fn: Callable[[Any], list]
     invariants_kernel: Callable
     invariant_messages: tuple
@@ -147,7 +155,7 @@ class Game:
         ``data`` (``N_ACTIONS``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``state`` (``STATE_DTYPE``), ``options``
         (``OPTIONS``), ``rules`` (the batch kernels ``init``, ``legal_mask``, ``step_and_mask``, ``scores``,
         ``tiebreak``), ``observation`` (``OBS``, ``observe``), ``names`` (``action_to_string``), ``render``
-        (``render_ansi``, ``render_rgb``), ``invariants`` (``validate_state``, ``check_invariants``,
+        (``render_ansi``), ``svg`` (``draw``), ``invariants`` (``validate_state``, ``check_invariants``,
         ``INVARIANT_MESSAGES``), for a game of imperfect information ``hidden`` (``resample_hidden``) and,
         optionally, ``positions`` (``position``, the position builder) and ``eventlog`` (``EVENT_KINDS``).
         ``facts`` are the remaining fields (``score_scale``, ``information``, ``capped_fn``...).
@@ -171,7 +179,7 @@ class Game:
                    options=module("options").OPTIONS, init_kernel=rules.init, legal_mask_kernel=rules.legal_mask,
                    step_kernel=rules.step_and_mask, observe_kernel=observation.observe, scores_kernel=rules.scores,
                    tiebreak_kernel=rules.tiebreak, action_to_string_fn=module("names").action_to_string,
-                   render_ansi_fn=render.render_ansi, render_rgb_fn=render.render_rgb,
+                   render_ansi_fn=render.render_ansi, draw_fn=module("svg").draw,
                    validate_state_fn=invariants.validate_state, invariants_kernel=invariants.check_invariants,
                    invariant_messages=invariants.INVARIANT_MESSAGES, **facts)
 
@@ -376,13 +384,16 @@ class Game:
 
         ``"win"``: +1 for each seat that no seat beats, -1 for the others; a game that every seat
         ties (a draw) gives 0 to every seat. ``"rank"``: (seats beaten - seats beating) / (N - 1).
-        ``"score"``: the final score divided by the game's ``score_scale``. Absent seats get 0.
+        ``"score"``: the final score divided by the game's ``score_scale``. ``"margin"``: (the final score -
+        the best other present seat's score) / ``score_scale``. Absent seats get 0.
         """
         if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
             raise ValueError(f"unknown reward_mode {reward_mode!r}; choose one of {REWARD_MODES}")
         present = np.arange(self.max_players)[None, :] < states["num_players"][:, None]
         if reward_mode == "score":
             out = self.scores(states).astype(np.float64) / self.score_scale
+        elif reward_mode == "margin":
+            out = self._margins(states, present) / self.score_scale
         else:
             n_better, n_worse = self._beaten_counts(states, present)
             if reward_mode == "win":
@@ -399,6 +410,14 @@ class Game:
         present = np.arange(self.max_players)[None, :] < states["num_players"][:, None]
         n_better, _ = self._beaten_counts(states, present)
         return (n_better == 0) & present & self._has_result(states)[:, None]
+
+    def _margins(self, states: np.ndarray, present: np.ndarray) -> np.ndarray:
+        """``(B, max_players)`` float64: each seat's score minus the best score of the other present seats."""
+        scores = np.where(present, self.scores(states).astype(np.float64), -np.inf)
+        order = np.sort(scores, axis=1)
+        best, second = order[:, -1:], order[:, -2:-1]
+        best_other = np.where(scores == best, second, best)  # a seat that holds the best score faces the next one
+        return np.where(present, scores - best_other, 0.0)
 
     def _beaten_counts(self, states: np.ndarray, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(B, max_players)`` counts of seats with a better and with a worse (score, tie-break)."""
@@ -498,9 +517,15 @@ class Game:
         """The text board of one record."""
         return self.render_ansi_fn(self._record(state))
 
+    def draw(self, state, seat=None) -> str:
+        """The SVG drawing of one record: the omniscient view (``seat=None``), what seat ``seat`` may know, or
+        what every seat may know (``seat=core.svg.SPECTATOR``); deterministic text."""
+        return self.draw_fn(self._record(state), seat)
+
     def render_rgb(self, state) -> np.ndarray:
-        """An ``(H, W, 3)`` uint8 picture of one record."""
-        return self.render_rgb_fn(self._record(state))
+        """An ``(H, W, 3)`` uint8 picture of one record: the spectator's SVG drawing (``draw``), rasterized
+        (``core.raster``, the ``render`` extra), so it shows nothing private to a seat."""
+        return svg_to_rgb(self.draw(state, SPECTATOR))
 
     # ---- saving and checking --------------------------------------------------
     def to_json(self, state) -> str:

@@ -67,18 +67,32 @@ def fit(content: str, size: float, width: float, bold: bool = False) -> str:
     return content[:keep].rstrip() + "\u2026"
 
 
+SPECTATOR = "spectator"  # draw(state, seat=SPECTATOR): what every seat may know, and nothing private to one
+SPECTATOR_SEAT = -1  # the viewer a drawing sees for SPECTATOR: equal to no seat, so it owns no secret
+
+
 def check_seat(game_name: str, record: np.void, seat) -> int | None:
-    """``seat`` as an int seat of ``record``'s game, or None (the omniscient view).
+    """``seat`` as an int seat of ``record``'s game, ``SPECTATOR_SEAT`` (-1, a seat that holds nothing) for
+    ``SPECTATOR``, or None (the omniscient view).
 
     Raises:
-        TypeError: ``seat`` is not an int (a bool is refused too) nor None.
+        TypeError: ``seat`` is not an int (a bool is refused too), ``SPECTATOR`` nor None.
         ValueError: ``seat`` is not a seat of this game's player count.
     """
     if seat is None:
         return None
+    if isinstance(seat, str) and seat == SPECTATOR:
+        return SPECTATOR_SEAT
     if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"{game_name}: seat must be an int or None, got {type(seat).__name__} {seat!r}")
+        raise TypeError(f"{game_name}: seat must be an int, {SPECTATOR!r} or None, got {type(seat).__name__} {seat!r}")
     players = int(record["num_players"])
     if not 0 <= int(seat) < players:
         raise ValueError(f"{game_name}: seat {seat} is not a seat of this {players}-player game")
     return int(seat)
+
+
+def view_label(viewer: int | None) -> str:
+    """How a drawing names its point of view: ``omniscient view``, ``spectator view`` or ``view of player_k``."""
+    if viewer is None:
+        return "omniscient view"
+    return "spectator view" if viewer == SPECTATOR_SEAT else f"view of player_{viewer}"

@@ -20,7 +20,7 @@ race limit (§7.11, §8).
 | action space | ``Discrete(1797)`` (western USA map; below) |
 | observation space | ``Dict(observation=Box(float32, (35284,)), action_mask=Box(int8, (1797,)))`` |
 | reward modes | ``"win"`` (default: +1 each winner, ties share, -1 others), ``"rank"``, ``"score"`` (balance / 100) |
-| render modes | ``"ansi"`` (text map), ``"human"`` (prints it), ``"rgb_array"`` (the hex map, needs matplotlib) |
+| render modes | ``"ansi"`` (text map), ``"human"`` (prints it), ``"rgb_array"`` (the hex map: ``svg.draw``, rasterized) |
 | batched engine | ``rail_v0.GAME`` (``core.game.Game``); another map: ``rail.game.make_game(path)`` |
 
 **Options** (§4): ``num_players``, ``build_dice``, ``shared_build_roll``,

@@ -16,7 +16,7 @@ import numpy as np
 from ..core.chance import Chance, die
 from ..core.game import Game
 from ..core.kernels import NO_MASKS, dual
-from . import invariants, names, observation, positions, render, rules
+from . import invariants, names, observation, positions, render, rules, svg
 from .data import DEFAULT_MAP, MAX_PLAYERS, MIN_PLAYERS, OPT_DISTINCT_DIRS, START_RULES, n_actions
 from .eventlog import EVENT_KINDS
 from .maps import RailMap, load_map
@@ -52,7 +52,7 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
     layout = observation.observation_layout(rail_map)
     static = observation.static_planes(rail_map)
     offsets = observation.field_offsets(layout)
-    render_ansi, render_rgb = render.make_renderers(rail_map)
+    render_ansi = render.make_text_renderer(rail_map)
     dtype = state_dtype(rail_map)
 
     def init_kernel(states: np.ndarray, seeds: np.ndarray, vector: np.ndarray) -> None:
@@ -90,7 +90,7 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
         tiebreak_kernel=rules.tiebreak,
         action_to_string_fn=names.make_action_to_string(rail_map),
         render_ansi_fn=render_ansi,
-        render_rgb_fn=render_rgb,
+        draw_fn=lambda state, seat=None: svg.draw(state, seat, rail_map),
         validate_state_fn=invariants.make_validator(rail_map),
         invariants_kernel=invariants_kernel,
         invariant_messages=invariants.INVARIANT_MESSAGES,

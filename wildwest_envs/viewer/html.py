@@ -2,7 +2,7 @@
 
 The record is replayed (``core.records.replay``, every state from the deal on), so a record this
 library cannot replay is refused before anything is written. Each state is drawn once per point of
-view: the omniscient one and each seat's (``<package>.svg.draw(state, seat)``, imported when the game
+view: the omniscient one and each seat's (``Game.draw(state, seat)``, its ``svg`` module, where the game
 has it); a game of perfect information draws one board per step for every view. A game without a
 drawing module shows its text board (``Game.render_ansi``, colour codes stripped), which is omniscient:
 its seat views then hide only the events and the other seats' actions that seat may not see, and the
@@ -25,8 +25,6 @@ from __future__ import annotations
 import base64
 import gzip
 import html
-import importlib
-import importlib.util
 import json
 import os
 import re
@@ -153,14 +151,9 @@ def _hidden_scores(game, states: np.ndarray, n: int, tries: int = SCORE_TRIES) -
 
 
 def drawing_function(game):
-    """``<package>.svg.draw`` of ``game``'s package, or ``None`` while the game has no drawing module.
-
-    The package is the one the game's text renderer comes from (every game has ``<package>.render``).
-    """
-    package = game.render_ansi_fn.__module__.rpartition(".")[0]
-    if not package or importlib.util.find_spec(f"{package}.svg") is None:
-        return None
-    return importlib.import_module(f"{package}.svg").draw
+    """The game's SVG drawing, ``game.draw(state, seat)`` (its ``svg`` module's ``draw``, bound to its map for
+    Rail), or ``None`` for a game built without one."""
+    return game.draw if getattr(game, "draw_fn", None) is not None else None
 
 
 def event_text(event: dict) -> str:

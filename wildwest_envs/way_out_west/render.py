@@ -1,11 +1,11 @@
-"""Read-only views of a Way Out West record: the ansi board and an rgb picture (spec §14).
+"""The text board of a Way Out West record (read-only, spec §14).
 
 * ``render_ansi(state)``: the round track, the players (money, supplies,
   farmer, Wanted, bids, VP now), the five towns with every counter, cowboy,
   cattle counter and farmer, the action boxes, the auction and gunfight in
   progress and the decision to take.
-* ``render_rgb(state)``: the same as a picture (matplotlib, the ``render``
-  extra).
+* the picture (``render_mode="rgb_array"``, the viewer, the README) is the SVG
+  drawing of ``svg.draw``, rasterized by ``core.raster``; it reads the colours below.
 
 Action names (``action_to_string``, §13.1) are in ``names``. Nothing here changes
 the record.
@@ -147,88 +147,7 @@ def render_ansi(state) -> str:
     return "\n".join(lines)
 
 
-# ---- the picture ------------------------------------------------------------------------------------------
+# ---- colours the drawing (svg.draw) reads ------------------------------------------------------------
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
-RGB_SIZE_INCHES = (12.0, 7.0)
-RGB_DPI = 100
 BACKGROUND = "#f3e7c9"
 TOWN_FILL = "#e2c48f"
-
-
-def _new_figure():
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError as error:  # pragma: no cover - depends on the installation
-        raise ImportError("rgb_array rendering needs matplotlib: pip install 'wildwest_envs[render]'") from error
-    fig = Figure(figsize=RGB_SIZE_INCHES, dpi=RGB_DPI, facecolor=BACKGROUND)
-    FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_xlim(0, 12)
-    ax.set_ylim(0, 7)
-    ax.set_axis_off()
-    return fig, ax
-
-
-def _text(ax, x: float, y: float, text: str, **style) -> None:
-    """Plain text (never mathtext: dollar amounts)."""
-    ax.text(x, y, text, parse_math=False, **style)
-
-
-def _draw_town(ax, s, t: int) -> None:
-    """Town t as a panel: its counters as coloured squares, cowboys and cattle per player, farmers."""
-    from matplotlib.patches import Rectangle
-
-    n = int(s["num_players"])
-    x0, y0, w, h = 0.15 + t * 2.37, 2.55, 2.25, 3.6
-    ax.add_patch(Rectangle((x0, y0), w, h, facecolor=TOWN_FILL, edgecolor="#6b4f2a", lw=1.5))
-    open_mark = " (open)" if t <= int(s["frontier"]) else ""
-    _text(ax, x0 + 0.08, y0 + h - 0.28, f"{t + 1} {TOWN_NAMES[t]}{open_mark}", fontsize=9, weight="bold")
-    for slot, k in enumerate([k for k in range(N_BT) if int(s["bt_owner"][t, k]) != NOBODY]):
-        owner = int(s["bt_owner"][t, k])
-        bx, by = x0 + 0.1 + (slot % 3) * 0.72, y0 + h - 0.95 - (slot // 3) * 0.55
-        ax.add_patch(Rectangle((bx, by), 0.64, 0.45, facecolor=PLAYER_COLOURS[owner], edgecolor="black"))
-        _text(ax, bx + 0.32, by + 0.22, BT_SHORT[k], ha="center", va="center", fontsize=8, color="white",
-              weight="bold")
-    size = sum(int(s["bt_owner"][t, k]) != NOBODY for k in range(N_BT))
-    cattle_total = sum(int(s["cattle"][t, p]) for p in range(n))
-    _text(ax, x0 + 0.08, y0 + 1.45, f"size {size}/{int(BUILDING_SPACES[t])}  corrals {cattle_total}/"
-          f"{int(CORRALS[t])}  farmers {int(s['farmers'][t])}", fontsize=7)
-    for p in range(n):
-        y = y0 + 1.15 - p * 0.22
-        _text(ax, x0 + 0.08, y, f"p{p} cowboys {int(s['cowboys'][t, p])}  cattle {int(s['cattle'][t, p])}",
-              fontsize=7, color=PLAYER_COLOURS[p], weight="bold")
-
-
-def render_rgb(state) -> np.ndarray:
-    """A ``(700, 1200, 3)`` uint8 picture: the round track, the five towns, the players and the decision.
-
-    Raises:
-        ImportError: if matplotlib is not installed.
-    """
-    s = one_record(state)
-    fig, ax = _new_figure()
-    try:
-        n = int(s["num_players"])
-        _text(ax, 0.15, 6.65, f"Way Out West  round {int(s['round'])}/{int(s['num_rounds'])}  "
-              f"{PHASE_NAMES[int(s['phase'])]}   track {_round_track(s)}", fontsize=11, weight="bold")
-        for t in range(N_TOWNS):
-            _draw_town(ax, s, t)
-        vps = np.zeros((MAX_PLAYERS, N_VP_CATEGORIES), dtype=np.int64)
-        vp_by_category(s, vps)
-        for p in range(n):
-            _text(ax, 0.15, 2.2 - p * 0.3,
-                  f"{'>' if int(s['current']) == p else ' '} {_agent(p)}  ${int(s['cash'][p])}  "
-                  f"VP {int(vps[p].sum())}  Wanted {int(s['wanted'][p])}  bid ${int(s['bid'][p])}  "
-                  f"farmer {'used' if s['farmer_used'][p] else 'unused'}",
-                  fontsize=9, color=PLAYER_COLOURS[p], weight="bold", family="monospace")
-        footer = "Game over" if s["done"] else (f"To decide: {_agent(int(s['current']))}, "
-                                                f"{DECISION_NAMES[int(s['decision'])]}")
-        for i, line in enumerate([footer] + _context_lines(s)[:2]):
-            _text(ax, 6.2, 2.2 - i * 0.3, line[:95], fontsize=8, family="monospace")
-        fig.canvas.draw()
-        image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
-    finally:
-        fig.clear()
-    return image
-

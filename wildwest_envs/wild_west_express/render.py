@@ -1,17 +1,16 @@
-"""A text board and a picture of one Wild West Express game (read-only).
+"""The text board of one Wild West Express game (read-only).
 
-Public functions:
+``render_ansi(state)`` is a text board of the public view. The picture (``render_mode="rgb_array"``, the
+viewer, the README) is the SVG drawing of ``svg.draw``, rasterized by ``core.raster``; it reads the colours,
+map limits and texts below.
 
-* ``render_ansi(state)``: a text board of the public view;
-* ``render_rgb(state)``: a ``(700, 1200, 3)`` uint8 picture (needs matplotlib).
-
-Each accepts one record (``states[b]``) or a batch of one (``states[b:b+1]``)
+It accepts one record (``states[b]``) or a batch of one (``states[b:b+1]``)
 and never writes to it.
 Action names (``action_to_string``) are in ``names``.
 
 Decisions taken where the brief or the spec is silent:
 
-* **Public view only** (§16.1). Both renders show every piece, cash, VP,
+* **Public view only** (§16.1). The text board shows every piece, cash, VP,
   cargo, the dice, competitions, the deck size and never-drawn count, and for
   each player the NUMBER of held personal cards and how many are bound to
   each train, never their ids; the card just drawn at TELEGRAM_DRAWN is not
@@ -23,19 +22,10 @@ Decisions taken where the brief or the spec is silent:
   ``145 (Salt Lake City - Cheyenne 5/10)``.
 * **Agent names** ``player_i`` are used for seat ``i``. In the seat list ``*``
   marks the start player and ``>`` the seat to decide.
-* **Picture.** The map uses the JSON coordinates (y down, as on the board);
-  routes are lines through their spaces; track spaces are dots, telegram
-  spaces blue squares, sheriff stars gold stars, junctions black diamonds,
-  cities circles filled with the owner's colour (white if unowned). Trains
-  are squares in the owner's colour (large trains bigger, with a white
-  border), desperados triangles, dynamite red crosses, sheriffs large gold
-  stars labelled with their index; several pieces on one space are spread
-  around it. A side panel repeats the text board's players and turn.
 """
 
 from __future__ import annotations
 
-import textwrap
 
 import numpy as np
 
@@ -46,25 +36,16 @@ from .data import (BOARD, CAP_SCORING_DRAW, CARD_BONUS, CARD_CITY, CARD_NAMES, C
                    DEC_PRE_ROLL, DEC_REHIRE_TARGET, DEC_SELECT_TRAIN, DEC_SHERIFF_PIECE, DEC_SHERIFF_SPACE,
                    DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, FREE, GOOD_NAMES, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS,
                    NO_CARD, NO_SPACE, N_CITIES, N_DICE, N_SHERIFFS, N_SPACES, PASSENGER_BASE, PHASE_NAMES, ROUTE_SPACES,
-                   SPACE_JUNCTION, SPACE_ROUTE, SPACE_SPECIAL, SPACE_TYPE, SPACE_X, SPACE_Y, SPECIAL_STAR,
-                   SPECIAL_TELEGRAM, ZONE_NAMES)
+                   SPACE_ROUTE, ZONE_NAMES)
 from .names import _int, _label
 from .scoring import score_seats
-from .state import NOBODY
 
-RGB_SIZE_INCHES = (12.0, 7.0)  # the picture is always 1200 x 700 pixels
-RGB_DPI = 100
-MAP_WIDTH = 0.66  # fraction of the picture used by the map; the panel takes the rest
 MAP_X_LIMITS = (25.0, 640.0)  # board units (§3.1 coordinates)
 MAP_Y_LIMITS = (430.0, 15.0)  # y grows downwards on the board
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff9f1c", "#8e44ad")  # seats 0..4
 BACKGROUND = "#f3ead7"
 ROUTE_COLOUR = "#8b7765"
 CITIES_PER_TEXT_LINE = 7
-PANEL_LINE_CHARS = 76  # characters per line of the picture's side panel
-PANEL_SMALL_FONT = 6.0  # points
-PANEL_LINE_HEIGHT = 0.0175  # panel height fraction per line at PANEL_SMALL_FONT
-PIECE_OFFSETS = tuple((4.2 * np.cos(a), 4.2 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 9)[:-1])
 
 DECISION_TEXTS = {  # what the pending decision asks (§17.2); placeholders filled from the record
     DEC_DRAFT_CITY: "draft a start city",
@@ -283,162 +264,3 @@ def render_ansi(state: np.ndarray) -> str:
     record = one_record(state)
     lines = _title_lines(record) + [""] + _seat_lines(record) + [""] + _board_lines(record)
     return "\n".join(lines + [""] + _end_lines(record)) + "\n"
-
-
-# ---- the picture -----------------------------------------------------------------------------------------------
-
-def _new_figure():
-    """A fixed-size Agg figure: the map axes (board units) at the left, a text panel at the right."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError as error:  # pragma: no cover - depends on the installation
-        raise ImportError("rgb_array rendering needs matplotlib: pip install 'wildwest_envs[render]'") from error
-    fig = Figure(figsize=RGB_SIZE_INCHES, dpi=RGB_DPI, facecolor=BACKGROUND)
-    FigureCanvasAgg(fig)
-    board = fig.add_axes((0.0, 0.0, MAP_WIDTH, 1.0))
-    board.set_xlim(*MAP_X_LIMITS)
-    board.set_ylim(*MAP_Y_LIMITS)
-    board.set_aspect("auto")
-    board.set_axis_off()
-    panel = fig.add_axes((MAP_WIDTH, 0.0, 1.0 - MAP_WIDTH, 1.0))
-    panel.set_xlim(0, 1)
-    panel.set_ylim(0, 1)
-    panel.set_axis_off()
-    return fig, board, panel
-
-
-def _text(ax, x: float, y: float, text: str, **style) -> None:
-    """Plain text at (x, y): never parsed as mathtext (dollar amounts)."""
-    ax.text(x, y, text, parse_math=False, **style)
-
-
-def _draw_zones(ax) -> None:
-    """The two time-zone boundary lines and the zone names (§3.2)."""
-    for line in BOARD["zone_lines"]:
-        ax.axvline(line["x"], color="#b0a080", lw=1, ls="--", zorder=0)
-    edges = [MAP_X_LIMITS[0]] + [line["x"] for line in BOARD["zone_lines"]] + [MAP_X_LIMITS[1]]
-    for zone, name in enumerate(ZONE_NAMES):
-        _text(ax, (edges[zone] + edges[zone + 1]) / 2, 24, name, ha="center", fontsize=8, color="#8a7a5a")
-
-
-def _draw_board(ax) -> None:
-    """Routes through their spaces, track dots, telegram spaces, stars and junctions (§3)."""
-    for route in BOARD["routes"]:
-        ax.plot(SPACE_X[route["spaces"]], SPACE_Y[route["spaces"]], color=ROUTE_COLOUR, lw=1.2, zorder=1)
-    track = [s for s in range(N_SPACES) if SPACE_ROUTE[s] >= 0]
-    ax.plot(SPACE_X[track], SPACE_Y[track], ls="", marker="o", ms=1.6, color="#5b4a3a", zorder=2)
-    for special, style in ((SPECIAL_TELEGRAM, dict(marker="s", ms=4, color="#2a6fdb")),
-                           (SPECIAL_STAR, dict(marker="*", ms=7, color="#d4a017", mec="black", mew=0.4))):
-        spaces = np.flatnonzero(SPACE_SPECIAL == special)
-        ax.plot(SPACE_X[spaces], SPACE_Y[spaces], ls="", zorder=3, **style)
-    junctions = np.flatnonzero(SPACE_TYPE == SPACE_JUNCTION)
-    ax.plot(SPACE_X[junctions], SPACE_Y[junctions], ls="", marker="D", ms=5, color="black", zorder=3)
-
-
-def _draw_cities(ax, record: np.void) -> None:
-    """Cities as circles in the owner's colour (white if unowned), with their keys (§3.3)."""
-    for c in range(N_CITIES):
-        owner = int(record["city_owner"][c])
-        colour = PLAYER_COLOURS[owner] if 0 <= owner < MAX_PLAYERS else "white"
-        ax.plot(SPACE_X[c], SPACE_Y[c], marker="o", ms=11, color=colour, mec="black", mew=1.0, zorder=4)
-        _text(ax, SPACE_X[c] + 6, SPACE_Y[c] - 6, CITY_KEYS[c], fontsize=7, weight="bold", zorder=9)
-
-
-def _pieces(record: np.void) -> list[tuple[int, str, int, str]]:
-    """Every piece on the board as (space, kind, seat, label): trains, desperados, dynamite, sheriffs (§16.1)."""
-    pieces = [(x, "dynamite", NOBODY, "") for x in range(N_SPACES) if record["dynamite"][x]]
-    for seat in range(_int(record, "num_players")):
-        for t in range(MAX_TRAINS):
-            if record["train_exists"][seat, t]:
-                kind = "large" if record["train_large"][seat, t] else "small"
-                pieces.append((int(record["train_pos"][seat, t]), kind, seat, str(t)))
-        for k in range(MAX_DESPERADOS):
-            if record["desp_pos"][seat, k] != NO_SPACE:
-                pieces.append((int(record["desp_pos"][seat, k]), "desperado", seat, ""))
-    for k in range(N_SHERIFFS):
-        if record["sheriff_pos"][k] != NO_SPACE:
-            pieces.append((int(record["sheriff_pos"][k]), "sheriff", NOBODY, str(k)))
-    return pieces
-
-
-_PIECE_STYLES = {
-    "small": dict(marker="s", ms=7, mec="black", mew=0.8),
-    "large": dict(marker="s", ms=10, mec="white", mew=1.5),
-    "desperado": dict(marker="^", ms=8, mec="black", mew=0.8),
-    "dynamite": dict(marker="X", ms=8, color="#e00000", mec="black", mew=0.5),
-    "sheriff": dict(marker="*", ms=15, color="#ffd700", mec="black", mew=0.8),
-}
-
-
-def _draw_pieces(ax, record: np.void) -> None:
-    """Each piece at its space, several pieces on one space spread on a small circle around it."""
-    placed: dict[int, int] = {}
-    for x, kind, seat, label in _pieces(record):
-        index = placed.get(x, 0)
-        placed[x] = index + 1
-        dx, dy = (0.0, 0.0) if index == 0 else PIECE_OFFSETS[(index - 1) % len(PIECE_OFFSETS)]
-        style = dict(_PIECE_STYLES[kind])
-        if seat >= 0:
-            style["color"] = PLAYER_COLOURS[seat]
-        px, py = SPACE_X[x] + dx * (1 + (index - 1) // len(PIECE_OFFSETS)), SPACE_Y[x] + dy
-        ax.plot(px, py, ls="", zorder=6, **style)
-        if label:
-            _text(ax, px, py, label, ha="center", va="center", fontsize=5, color="black" if kind == "sheriff"
-                  else "white", weight="bold", zorder=7)
-
-
-def _panel_train(record: np.void, seat: int, t: int) -> str:
-    """A train in a few characters: ``t1 large at 311 from 312: Gold, empty [moved]``."""
-    return _train_line(record, seat, t).strip().replace("train ", "t", 1)
-
-
-def _draw_panel(ax, record: np.void) -> None:
-    """The side panel: title, one coloured block per player, the board lines and the decision."""
-    def write(text: str, size: float, **style) -> None:
-        nonlocal y
-        for part in textwrap.wrap(text, PANEL_LINE_CHARS, subsequent_indent="  ") or [""]:
-            _text(ax, 0.02, y, part, fontsize=size, va="top", family="monospace", **style)
-            y -= PANEL_LINE_HEIGHT * size / PANEL_SMALL_FONT
-
-    y = 0.985
-    for line in _title_lines(record):
-        write(line, PANEL_SMALL_FONT, weight="bold")
-    vps = _victory_points(record)
-    for seat in range(_int(record, "num_players")):
-        y -= 0.008
-        write(f"{_agent(seat)} {_seat_marks(record, seat)} ${int(record['cash'][seat])} {vps[seat]} VP, "
-              f"stations {len(_stations(record, seat))}, cards {_held_cards(record, seat)}",
-              PANEL_SMALL_FONT, color=PLAYER_COLOURS[seat], weight="bold")
-        for t in range(MAX_TRAINS):
-            if record["train_exists"][seat, t]:
-                write(_panel_train(record, seat, t), PANEL_SMALL_FONT)
-    y -= 0.008
-    for line in _board_lines(record)[:4] + _end_lines(record):
-        write(line, PANEL_SMALL_FONT)
-
-
-def render_rgb(state: np.ndarray) -> np.ndarray:
-    """A ``(700, 1200, 3)`` uint8 picture of the public view of ``state``.
-
-    The map (cities at their JSON coordinates, routes through their spaces,
-    telegram spaces, sheriff stars, junctions, time zones) with every piece,
-    and a side panel with the players, the board's public counts and the
-    pending decision.
-
-    Raises:
-        ImportError: if matplotlib is not installed.
-    """
-    record = one_record(state)
-    fig, board, panel = _new_figure()
-    try:
-        _draw_zones(board)
-        _draw_board(board)
-        _draw_cities(board, record)
-        _draw_pieces(board, record)
-        _draw_panel(panel, record)
-        fig.canvas.draw()
-        image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
-    finally:
-        fig.clear()
-    return image

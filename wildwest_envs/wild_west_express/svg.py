@@ -40,8 +40,10 @@ number per bound train is public, §16.1, and the backs are ordered by train,
 never by card id), the card another seat has just drawn as a back, and of
 the deck only its size and never-drawn count. Two records that differ only
 in what seat k cannot see (``hidden.resample_hidden``) give byte-identical
-drawings for seat k. The generator and the scripted-chance queue are never
-read.
+drawings for seat k. ``seat=core.svg.SPECTATOR`` draws what every seat knows
+and nothing private to one (every held card and the card just drawn as backs, of
+the deck only its size): the picture of ``render_mode="rgb_array"``. The
+generator and the scripted-chance queue are never read.
 
 Pieces carry classes and ``data-`` attributes for tools and tests: ``train``
 (``data-seat``, ``data-slot``, ``data-space``, ``data-size``,
@@ -71,6 +73,7 @@ import numpy as np
 
 from ..core.checks import check_record
 from ..core.svg import check_seat, el as _el, fit as _fit, group as _group, num as _num, text as _text
+from ..core.svg import SPECTATOR_SEAT, view_label
 from ..core.svg import text_width as _text_width
 from .data import (BOARD, CARD_NAMES, CARGO_EMPTY, CITY_NAMES, DEC_DESPERADO_STEP, DEC_REHIRE_TARGET,
                    DEC_TELEGRAM_DRAWN, FREE, GOOD_NAMES, IS_CITY, MAX_DESPERADOS, MAX_TRAINS, NO_CARD, NO_SPACE,
@@ -265,7 +268,7 @@ def _drawn_card(record: np.void, viewer: int | None) -> tuple[int, int] | None:
     if _int(record, "decision") != DEC_TELEGRAM_DRAWN or card == NO_CARD:
         return None
     drawer = _int(record, "current")
-    return drawer, card if viewer is None or viewer == drawer else NO_CARD
+    return drawer, card if viewer is None or (viewer != SPECTATOR_SEAT and viewer == drawer) else NO_CARD
 
 
 def _moving_space(record: np.void) -> tuple[str, int, int]:
@@ -456,7 +459,7 @@ def _header(record: np.void, viewer: int | None) -> str:
     else:
         moves = "dice not rolled"
     parts.append(_text(1262, 26, moves, 12, fill="#f3ead7"))
-    view = "omniscient view (every card)" if viewer is None else f"view of player_{viewer}"
+    view = "omniscient view (every card)" if viewer is None else view_label(viewer)
     parts.append(_text(1262, 46, view, 12, fill="#f6d28b", font_style="italic", class_="view"))
     return _group(parts, class_="header")
 
@@ -689,7 +692,7 @@ def draw(state: np.ndarray, seat: int | None = None) -> str:
 
     Args:
         state: one Wild West Express record, or a batch of one.
-        seat: None for the omniscient view, else the seat (0..N-1) whose view to draw.
+        seat: None for the omniscient view, the seat (0..N-1) whose view to draw, or ``core.svg.SPECTATOR``.
 
     Returns:
         A complete ``<svg>`` document of ``WIDTH`` x ``HEIGHT`` pixels (deterministic text).
@@ -700,7 +703,7 @@ def draw(state: np.ndarray, seat: int | None = None) -> str:
     """
     record = check_record(GAME_NAME, STATE_DTYPE, state)
     viewer = check_seat(GAME_NAME, record, seat)
-    who = "omniscient view" if viewer is None else f"view of player_{viewer}"
+    who = view_label(viewer)
     title = (f"Wild West Express, {_int(record, 'num_players')} players, round {_int(record, 'round')}, "
              f"turn {_int(record, 'turn')} ({who})")
     body = [f"<title>{escape(title)}</title>",
