@@ -325,13 +325,13 @@ def test_exact_action_name_wins_over_a_case_insensitive_one_and_ties_are_errors(
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_reward_modes_agree_with_scores(name):
     """win: +1 exactly for the best score (tie-break applied), 0 for all in a draw; rank in [-1, 1];
-    score = score/scale."""
+    score = score/scale; margin = (score - best other score)/scale, positive only for a sole best score."""
     game = get_game(name)
     states = game.init_batch(64, 21)
     play_random(game, states, decision_budget(name), seed=3)
     assert states["done"].all()
     scores = game.scores(states)
-    win, rank, score = (game.returns(states, m) for m in ("win", "rank", "score"))
+    win, rank, score, margin = (game.returns(states, m) for m in ("win", "rank", "score", "margin"))
     for b in range(len(states)):
         n = int(states["num_players"][b])
         best = scores[b, :n].max()
@@ -343,7 +343,11 @@ def test_reward_modes_agree_with_scores(name):
             assert np.array_equal(win[b, :n], np.where(winners, 1.0, -1.0))
         assert np.all((-1 <= rank[b, :n]) & (rank[b, :n] <= 1))
         assert np.allclose(score[b, :n], scores[b, :n] / game.score_scale)
-        assert np.all(win[b, n:] == 0)
+        for seat in range(n):
+            best_other = np.delete(scores[b, :n], seat).max()
+            assert margin[b, seat] == pytest.approx((scores[b, seat] - best_other) / game.score_scale, rel=1e-5)
+        assert (margin[b, :n] > 0).sum() == (np.sum(scores[b, :n] == best) == 1)
+        assert np.all(win[b, n:] == 0) and np.all(margin[b, n:] == 0)
 
 
 # ---- vector env --------------------------------------------------------------------------------

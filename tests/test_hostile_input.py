@@ -235,7 +235,7 @@ def test_unknown_options_are_refused(name, option, value):
 @given(reward_mode=ODD_VALUES, render_mode=ODD_VALUES)
 def test_bad_reward_and_render_modes(name, reward_mode, render_mode):
     """``reward_mode`` / ``render_mode`` outside their choices are ValueErrors naming them."""
-    if isinstance(reward_mode, str) and reward_mode in ("win", "rank", "score") or isinstance(render_mode, str):
+    if isinstance(reward_mode, str) and reward_mode in ("win", "rank", "score", "margin") or isinstance(render_mode, str):
         return  # text may happen to be a valid mode; other text is covered by test_core_api
     if reward_mode is not None:
         with pytest.raises(ValueError, match="reward_mode"):
@@ -351,7 +351,7 @@ def test_batched_calls_reject_bad_states_seats_seeds_and_buffers(positions, data
         "a batch as one record": lambda: game.to_json(states),
         "a number as an action name": lambda: game.string_to_action(states[0], 3),
         "bad reward mode": lambda: game.returns(states, data.draw(ODD_VALUES.filter(
-            lambda v: not (isinstance(v, str) and v in ("win", "rank", "score"))))),
+            lambda v: not (isinstance(v, str) and v in ("win", "rank", "score", "margin"))))),
     }
     if game.resample_hidden_fn is not None:
         calls["resample for a seat out of range"] = lambda: game.resample_hidden(states, game.max_players, 0)

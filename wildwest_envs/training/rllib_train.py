@@ -88,7 +88,7 @@ class Args:
     net_arch: str = "256,256"
     """hidden layer sizes of the shared encoder (ReLU); linear policy and value heads"""
     reward_mode: str = "win"
-    """each seat's final reward: "win" (+1/-1), "rank" or "score" (see core.game)"""
+    """each seat's final reward: "win" (+1/-1), "rank", "score" or "margin" (see core.game)"""
     opponents: str = ""
     """frozen opponents, space- or comma-separated make_agent specs (none: pure self-play)"""
     opponent_fraction: float = 0.5

@@ -61,7 +61,7 @@ class Args:
     ent_coef: float = 0.01
     """entropy bonus"""
     reward_mode: str = "win"
-    """the learner's final reward: "win" (+1/-1), "rank" or "score" (see core.game)"""
+    """the learner's final reward: "win" (+1/-1), "rank", "score" or "margin" (see core.game)"""
     net_arch: str = "256,256"
     """hidden layer sizes of the policy and value networks"""
     policy: str = "mlp"
