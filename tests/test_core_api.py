@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import GAME_NAMES, decision_budget, random_game_length
 from wildwest_envs import make
+from wildwest_envs.core import checks
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.core.sampling import LegalSampler
 from wildwest_envs.core.vector import VectorEnv
@@ -319,6 +320,27 @@ def test_exact_action_name_wins_over_a_case_insensitive_one_and_ties_are_errors(
             renamed.string_to_action(state, text)
     with pytest.raises(ValueError, match="no action named 'pas'"):
         renamed.string_to_action(state, "pas")
+
+
+def test_unknown_action_name_error_names_a_few_legal_actions_and_changes_nothing():
+    """With more legal actions than an error lists, ``string_to_action`` and ``step`` name the first ones and
+    say how many more there are; the record is unchanged."""
+    game = get_game("colt_express")
+    wide = dataclasses.replace(game, action_to_string_fn=lambda state, a: f"action {a}", legal_mask_kernel=_all_legal)
+    states = wide.init_batch(1, 5)
+    before = states.tobytes()
+    listed = ", ".join(repr(f"action {a}") for a in range(checks.LISTED_ACTIONS))
+    with pytest.raises(ValueError) as raised:
+        wide.string_to_action(states[0], "Dance")
+    more = game.n_actions - checks.LISTED_ACTIONS
+    assert str(raised.value) == f"colt_express_v0: no action named 'Dance'; legal actions: [{listed}] and {more} more"
+    assert checks.some_of(["a", "b"]) == "['a', 'b']" and checks.some_of({3: "c"}) == "{3: 'c'}"
+    assert states.tobytes() == before
+
+
+def _all_legal(states: np.ndarray, out: np.ndarray) -> None:
+    """A legal-mask kernel that allows every action (for error messages about long lists of legal actions)."""
+    out[:] = 1
 
 
 # ---- rewards ---------------------------------------------------------------------------------

@@ -19,6 +19,17 @@ import numpy as np
 if TYPE_CHECKING:
     from .game import Game
 
+LISTED_ACTIONS = 12  # legal actions an error message names before saying how many more there are
+
+
+def some_of(items: list | dict) -> str:
+    """The first ``LISTED_ACTIONS`` of ``items`` (action names, or ids to names) as an error shows them, then how
+    many more there are: a Rail building turn has a hundred legal actions, too many to read in one message."""
+    shown = list(items.items() if isinstance(items, dict) else items)[:LISTED_ACTIONS]
+    text = repr(dict(shown) if isinstance(items, dict) else shown)
+    more = len(items) - len(shown)
+    return text if more == 0 else f"{text} and {more} more"
+
 
 def check_states(name: str, state_dtype: np.dtype, states, writeable: bool = False) -> None:
     """``TypeError`` unless ``states`` is a 1-D array of game ``name``'s records (writeable if asked)."""
@@ -114,7 +125,7 @@ def check_actions(game: Game, states: np.ndarray, actions) -> np.ndarray:
         b = int(np.flatnonzero(illegal)[0])
         label = game.action_to_string_fn(states[b], int(actions[b]))
         legal = {int(a): game.action_to_string_fn(states[b], int(a)) for a in np.flatnonzero(masks[b])}
-        raise ValueError(f"{name}: illegal action {actions[b]} ({label!r}) in game {b}; legal: {legal}")
+        raise ValueError(f"{name}: illegal action {actions[b]} ({label!r}) in game {b}; legal: {some_of(legal)}")
     return actions
 
 

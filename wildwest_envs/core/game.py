@@ -484,8 +484,9 @@ class Game:
 
         An exact name wins. Otherwise case and spacing are ignored (surrounding whitespace, runs of
         whitespace inside): ``"  SHOOT   doc "`` finds ``shoot Doc``. ``TypeError`` for a non-string;
-        ``ValueError`` listing the legal actions when no action has the name, or naming the actions
-        whose names differ from each other only by case or spacing when the text matches several.
+        ``ValueError`` naming the text and the first legal actions (``checks.some_of``) when no action has
+        the name, or naming the actions whose names differ from each other only by case or spacing when the
+        text matches several. The record is only read.
         """
         record = self._record(state)
         if not isinstance(text, str):
@@ -505,7 +506,7 @@ class Game:
             raise ValueError(f"{self.name}: action name {text!r} is ambiguous: it matches "
                              f"{[names[a] for a in matches]} (ignoring case and spacing)")
         legal = [names[int(a)] for a in np.flatnonzero(mask)]
-        raise ValueError(f"no action named {text!r}; legal actions: {legal}")
+        raise ValueError(f"{self.name}: no action named {text!r}; legal actions: {checks.some_of(legal)}")
 
     def legal_action_strings(self, state) -> list[str]:
         """Names of the legal actions of one record."""
