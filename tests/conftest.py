@@ -1,8 +1,20 @@
-"""Shared test fixtures: the registered games and their player counts."""
+"""Shared test fixtures: the registered games and their player counts.
+
+**Serial builds only.** Most of the suite's wall time is numba compiling kernels for the first time, and
+each batch kernel has two builds (``core.kernels``): the parallel one compiles about 1.5 times as long as
+the serial one and is the same Python function with ``prange`` for ``range``. The suite therefore runs
+every batch on the serial builds (``WILDWEST_SERIAL_BELOW``, set before ``wildwest_envs`` is imported, so
+that the subprocesses of the command-line and benchmark tests inherit it), and the tests that compare the
+two builds ask for them with the ``parallel_builds`` fixture.
+"""
 
 from __future__ import annotations
 
 import functools
+import os
+import sys
+
+os.environ["WILDWEST_SERIAL_BELOW"] = str(sys.maxsize)  # before wildwest_envs is imported (module docstring)
 
 import numpy as np
 import pytest
@@ -49,6 +61,18 @@ def random_game_length(name: str, num_players: int | None = None) -> tuple[float
 def decision_budget(name: str, num_players: int | None = None) -> int:
     """Decisions after which every random game of ``name`` should have ended: 3 × the longest measured."""
     return 3 * random_game_length(name, num_players)[1] + 100
+
+
+SERIAL_BELOW_DEFAULT = 64  # the library's own threshold (core.kernels), restored by ``parallel_builds``
+
+
+@pytest.fixture
+def parallel_builds(monkeypatch):
+    """Batches of ``SERIAL_BELOW_DEFAULT`` games or more run the parallel builds in this test, as in the library."""
+    from wildwest_envs.core import kernels
+    monkeypatch.setattr(kernels, "SERIAL_BELOW", SERIAL_BELOW_DEFAULT)
+    monkeypatch.delenv("WILDWEST_SERIAL_BELOW", raising=False)
+    return SERIAL_BELOW_DEFAULT
 
 
 @pytest.fixture(params=GAME_NAMES)

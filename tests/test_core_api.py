@@ -113,7 +113,7 @@ def test_batched_step_checks_every_game_before_changing_any(name):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("batch", [8, 96])  # the serial and the parallel build (core.kernels.SERIAL_BELOW)
-def test_the_step_kernels_leave_a_game_at_the_decision_cap_alone(name, batch):
+def test_the_step_kernels_leave_a_game_at_the_decision_cap_alone(name, batch, parallel_builds):
     """The cap is the kernels' (core.kernels.finished): a raw ``step`` (``check=False``, any action id) changes
     no record that has reached ``max_decisions`` unended, while the other games of the batch play on; such a
     game is truncated, not terminal, and returns 0 to every seat."""
@@ -141,7 +141,7 @@ def test_the_step_kernels_leave_a_game_at_the_decision_cap_alone(name, batch):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("batch", [8, 96])  # the serial and the parallel build (core.kernels.SERIAL_BELOW)
-def test_step_with_masks_gives_the_legal_masks_of_the_new_position(name, batch):
+def test_step_with_masks_gives_the_legal_masks_of_the_new_position(name, batch, parallel_builds):
     """``step(..., masks=)`` plays as ``step`` does and leaves in ``masks`` exactly what ``legal_mask`` gives,
     through whole games (finished games: all zeros), checked and unchecked, also when some games sit at the
     decision cap; a wrong buffer is rejected before anything changes."""
@@ -166,6 +166,44 @@ def test_step_with_masks_gives_the_legal_masks_of_the_new_position(name, batch):
         with pytest.raises(ValueError, match="masks"):
             game.step(fused, np.zeros(batch, np.int64), masks=bad)
     assert fused.tobytes() == before
+
+def _trace_of_random_games(game, batch: int, budget: int) -> bytes:
+    """Every output of the batch kernels along seeded random games of ``batch``, as one byte string."""
+    states = game.init_batch(batch, 11)
+    sample = LegalSampler(batch, 11)
+    masks = game.legal_mask(states)
+    trace = [states.tobytes(), masks.tobytes()]
+    seats = np.arange(batch) % states["num_players"]
+    for i in range(budget):
+        if game.finished(states).all():
+            break
+        game.step(states, sample(masks), masks=masks)
+        trace += [states.tobytes(), masks.tobytes(), game.current_player(states).tobytes()]
+        if i % 7 == 0:
+            trace += [game.observe(states, seats).tobytes(), game.scores(states).tobytes()]
+            ties = np.zeros((batch, game.max_players), dtype=np.int32)
+            game.tiebreak_kernel(states, ties)
+            trace.append(ties.tobytes())
+            assert not game.invariant_violations(states)
+            if game.information == "imperfect":
+                trace.append(game.resample_hidden(states, seats, 5 + i).tobytes())
+    assert game.finished(states).all()
+    trace.append(game.returns(states, "rank").tobytes())
+    return b"".join(trace)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_parallel_builds_compute_what_the_serial_builds_compute(name, parallel_builds, monkeypatch):
+    """Each batch kernel's parallel build (``prange``) gives byte-identical records, masks, observations, scores,
+    tie-breaks, determinizations and returns to its serial build (``range``) over whole random games of 96.
+    The rest of the suite runs the serial builds only (``tests/conftest.py``)."""
+    from wildwest_envs.core import kernels
+    game = get_game(name)
+    budget = decision_budget(name)
+    parallel = _trace_of_random_games(game, 96, budget)
+    monkeypatch.setattr(kernels, "SERIAL_BELOW", 10**9)
+    assert parallel == _trace_of_random_games(game, 96, budget)
+
 
 # ---- JSON -------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -33,8 +33,9 @@ import numpy as np
 import pytest
 
 from tests._play import ACTION_SALT, action_rngs, mid_game_states, without_rng
-from tests.conftest import GAME_NAMES
+from tests.conftest import GAME_NAMES, SERIAL_BELOW_DEFAULT
 from wildwest_envs import make
+from wildwest_envs.core import kernels
 from wildwest_envs.core.rng import game_seed, game_seeds
 from wildwest_envs.core.sampling import sample_legal
 from wildwest_envs.registry import get_game
@@ -90,10 +91,13 @@ def _disturb_everything(counter=[0]) -> None:  # noqa: B006 - a call counter
 # ---- the same seed, whatever the batch ------------------------------------------------------
 @pytest.fixture(scope="module", params=GAME_NAMES)
 def big_batch_traces(request):
-    """Traces of the ``TRACKED`` games of an 8192-game batch, with 1 and with all numba threads."""
+    """Traces of the ``TRACKED`` games of an 8192-game batch, with 1 and with all numba threads, on the
+    parallel builds (the rest of the suite runs the serial ones: ``tests/conftest.py``)."""
     game = get_game(request.param)
     results = {}
     threads = numba.get_num_threads()
+    serial_below = kernels.SERIAL_BELOW
+    kernels.SERIAL_BELOW = SERIAL_BELOW_DEFAULT  # a module-scoped fixture: monkeypatch is per test
     try:
         for n_threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
             numba.set_num_threads(n_threads)
@@ -101,6 +105,7 @@ def big_batch_traces(request):
             results[n_threads] = play(game, states, action_rngs(range(BIG_BATCH)), rows=TRACKED)
     finally:
         numba.set_num_threads(threads)
+        kernels.SERIAL_BELOW = serial_below
     return request.param, results
 
 

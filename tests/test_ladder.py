@@ -60,3 +60,26 @@ def test_bad_ladder_arguments_are_refused():
                  ["--game", "colt_express", "--games", "-1"]):
         with pytest.raises(SystemExit):
             ladder.main(argv)
+
+
+# ---- benchmarks/guided_sweep.py: the rollout weight of the guided search ---------------------------------------
+def test_a_small_sweep_plays_each_weight_on_the_same_deals_and_writes_its_table(tmp_path):
+    from benchmarks import guided_sweep
+    out = tmp_path / "sweep"
+    markdown = guided_sweep.main(["--game", "colt_express", "--weights", "0", "1", "--simulations", "3",
+                                  "--games", "6", "--opponents", "random", "heuristic", "--out", str(out)])
+    assert (tmp_path / "sweep.md").read_text() == markdown
+    rows = [line for line in markdown.splitlines() if line.startswith("| 0 |") or line.startswith("| 1 |")]
+    assert len(rows) == 2
+    for row in rows:
+        cells = row.strip(" |").split(" | ")
+        assert cells[1] == "6" and all("n=6" in cell for cell in cells[2:5])  # every game: one meeting of each
+    assert "vs random" in markdown and "vs heuristic" in markdown
+
+
+def test_bad_sweep_arguments_are_refused():
+    from benchmarks import guided_sweep
+    for argv in (["--game", "colt_express", "--weights", "1.5"], ["--game", "colt_express", "--games", "0"],
+                 ["--game", "chess"]):
+        with pytest.raises(SystemExit):
+            guided_sweep.main(argv)

@@ -105,6 +105,7 @@ def _rewrite(path, out, config_change=None, arrays_change=None):
     (lambda c: c.pop("game"), "'game'"),
     (lambda c: c.update(game="chess"), "not a registered game"),
     (lambda c: c.update(net_arch=[16]), "not the network's|shape"),
+    (lambda c: c.update(reward_mode="elo"), "reward_mode"),
 ])
 def test_a_config_that_does_not_fit_is_refused(exported, tmp_path, edit, message):
     path, _ = exported
@@ -264,6 +265,87 @@ def test_guided_search_follows_a_decisive_prior():
     agent.evaluate = evaluate
     seat = int(game.current_player(states)[0])
     assert agent.search(states[0], seat, mask) == target
+
+
+def test_guided_search_backs_up_the_reward_its_network_was_trained_on():
+    """The shipped files name their critic's reward; the search backs up game results on that scale."""
+    trained_on = {"colt_express_v0": "rank", "wild_west_express_v0": "rank", "way_out_west_v0": "win",
+                  "rail_v0": "score"}  # the reward modes of their recipes (training.presets.REFERENCE)
+    for game_name, mode in trained_on.items():
+        assert make_agent("pretrained", game_name).config["reward_mode"] == mode
+        assert make_agent("mcts+pretrained:4", game_name).reward_mode == mode
+    agent = make_agent("mcts+pretrained:4", GAME)
+    assert GuidedSearchAgent(get_game(GAME), agent.network, reward_mode="win").reward_mode == "win"
+
+
+def test_guided_rollouts_play_random_games_to_their_end_and_return_that_result():
+    game = get_game(GAME)
+    agent = GuidedSearchAgent(game, make_agent("pretrained", GAME), simulations=4, seed=3, rollout_weight=0.5)
+    states = _positions(GAME, 6, seed=4)
+    before = states.tobytes()
+    returns = agent.rollout(states)
+    assert states.tobytes() == before  # played on copies
+    assert returns.shape == (len(states), game.max_players)
+    assert set(np.unique(returns[:, :3])) <= {-1.0, 0.0, 1.0}  # rank returns of 3 seats: -1, 0 or 1
+    assert (returns[:, :3].sum(axis=1) == 0).all() and (returns[:, 3:] == 0).all()
+
+
+@pytest.mark.parametrize("weight, critic_matters", [(0.0, True), (1.0, False)])
+def test_the_rollout_weight_sets_what_a_leaf_is_worth(weight, critic_matters):
+    """With weight 1 a leaf is worth its rollout alone (the critic's values are never read, only its prior);
+    with weight 0 it is worth the critic's value: two critics give two searches only then (flat priors)."""
+    import zlib
+    game = get_game(GAME)
+    network = make_agent("pretrained", GAME)
+    states = _positions(GAME, 1, seed=6)
+    mask = game.legal_mask(states)[0]
+    seat = int(game.current_player(states)[0])
+    assert mask.sum() > 2
+
+    def search(critic) -> np.ndarray:
+        agent = GuidedSearchAgent(game, network, simulations=48, seed=2, rollout_weight=weight)
+        agent.evaluate = lambda batch, actors, masks: (masks / masks.sum(axis=1, keepdims=True), critic(batch))
+        root = agent._new_root(states[0], seat, mask)
+        for _ in range(3):
+            agent._run_wave(root, states[0], seat, 16)
+        return root.visits
+
+    def flat(batch):
+        return np.zeros((len(batch), game.max_players))
+
+    def arbitrary(batch):  # a fixed value in [-1, 1] per position and seat
+        seeds = [zlib.crc32(record.tobytes()) for record in batch]
+        return np.array([np.random.default_rng(s).uniform(-1, 1, game.max_players) for s in seeds])
+
+    assert (not np.array_equal(search(flat), search(arbitrary))) == critic_matters
+
+
+def test_a_small_budget_plays_the_best_prior_among_equally_visited_moves():
+    """Two simulations visit two moves once each with equal values: the move is the higher prior's, not the
+    lower action id's."""
+    game = get_game(GAME)
+    agent = GuidedSearchAgent(game, make_agent("pretrained", GAME), simulations=2, seed=0)
+    states = _positions(GAME, 1, seed=2)
+    mask = game.legal_mask(states)[0]
+    legal = np.flatnonzero(mask)
+    assert len(legal) > 2
+    favourite, runner_up = int(legal[-1]), int(legal[0])
+
+    def evaluate(batch, actors, masks):
+        priors = np.where(np.asarray(masks) > 0, 0.01, 0.0)
+        priors[:, favourite], priors[:, runner_up] = 0.6, 0.5
+        return priors, np.zeros((len(batch), game.max_players))
+
+    agent.evaluate = evaluate
+    seat = int(game.current_player(states)[0])
+    assert agent.search(states[0], seat, mask) == favourite
+
+
+def test_bad_rollout_weights_are_refused():
+    network = make_agent("pretrained", GAME)
+    for weight in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="rollout_weight"):
+            GuidedSearchAgent(get_game(GAME), network, rollout_weight=weight)
 
 
 def test_bad_guided_specs_are_refused():

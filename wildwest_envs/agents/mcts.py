@@ -125,8 +125,11 @@ class ISMCTSAgent(BatchAgent):
             width = min(self.wave, self.simulations - done)
             self._run_wave(root, state, seat, width)
             done += width
-        visits = np.where(mask > 0, root.visits, -1.0)
-        return int(np.argmax(visits))
+        return self.best_action(root, legal)
+
+    def best_action(self, root: _Node, legal: np.ndarray) -> int:
+        """The move after the search: the most visited of the ``legal`` root actions (the first on a tie)."""
+        return int(legal[int(np.argmax(root.visits[legal]))])
 
     def _new_root(self, state: np.void, seat: int, mask: np.ndarray) -> _Node:
         """The root of a decision's tree (a subclass may evaluate the position first)."""

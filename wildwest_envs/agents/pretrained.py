@@ -11,7 +11,10 @@
   ``obs_size``, ``n_actions``, ``network`` (a name of
   ``agents.policy.POLICY_NETWORKS``), ``net_arch`` (hidden sizes of the
   MLP policy and value networks) and ``dtype`` (how the weights are stored);
-  the exporter adds the training recipe (command, seed, wall time) for people.
+  optionally ``reward_mode``, the reward its value head was trained on (one of
+  ``core.game.REWARD_MODES``; ``"win"`` when absent), which the guided search
+  backs up (``agents.guided_search``); the exporter adds the training recipe
+  (command, seed, wall time) for people.
 * ``w:<name>``: one array per entry of the network's ``state_dict``.
 
 Weights are stored as float32, or as float16 when float32 would make the file
@@ -34,6 +37,7 @@ import numpy as np
 import torch
 from gymnasium import spaces
 
+from wildwest_envs.core.game import REWARD_MODES
 from wildwest_envs.registry import canonical_name, get_game
 
 from .policy import POLICY_NETWORKS, PolicyAgent, UnsafeCheckpointError, network_class
@@ -165,6 +169,8 @@ def _check_config(path: Path, config: dict, game_name: str | None, num_players: 
                                         f"expected a {kind.__name__}")
     if config["format"] != FORMAT:
         raise UnsafeCheckpointError(f"{path}: format {config['format']!r}, this version reads {FORMAT!r}")
+    if config.get("reward_mode", "win") not in REWARD_MODES:
+        raise UnsafeCheckpointError(f"{path}: reward_mode {config.get('reward_mode')!r} is not one of {REWARD_MODES}")
     if config["network"] not in POLICY_NETWORKS or config["dtype"] not in ("float32", "float16"):
         raise UnsafeCheckpointError(f"{path}: unknown network {config['network']!r} or dtype {config['dtype']!r}")
     if not all(isinstance(x, int) and 0 < x <= 4096 for x in config["net_arch"]) or len(config["net_arch"]) > 8:
@@ -222,7 +228,7 @@ def _net_arch_of(policy) -> list[int]:
 def export_run(run_dir: str | Path, out: str | Path, **provenance) -> Path:
     """Export the final ``model.zip`` of a ``training.train`` run directory as a pretrained file.
 
-    The run's ``config.json`` gives the game, player count, network and ``net_arch``.
+    The run's ``config.json`` gives the game, player count, network, ``net_arch`` and ``reward_mode``.
     """
     from .policy import load_policy, read_config
     run_dir = Path(run_dir)
@@ -232,7 +238,8 @@ def export_run(run_dir: str | Path, out: str | Path, **provenance) -> Path:
     policy = load_policy(run_dir / "model.zip")
     return export_pretrained(policy, out, config["game"], int(config["num_players"]), config.get("policy", "mlp"),
                              [int(x) for x in str(config.get("net_arch", "256,256")).split(",")],
-                             seed=config.get("seed"), total_timesteps=config.get("total_timesteps"), **provenance)
+                             seed=config.get("seed"), total_timesteps=config.get("total_timesteps"),
+                             reward_mode=config.get("reward_mode", "win"), **provenance)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,6 +7,11 @@ batches run a serial build of the same Python function instead (``prange`` is
 ``range`` there). ``dual(kernel)`` returns a callable that picks the build by
 batch size; results are identical.
 
+The threshold is ``SERIAL_BELOW`` (64 games), read at every call, so a
+program may change it; the environment variable ``WILDWEST_SERIAL_BELOW``
+sets it at import (the test suite raises it so that only the tests of the
+parallel builds compile them, ``tests/conftest.py``).
+
 The serial build is a copy of the function with its own ``__qualname__``
 (``<name>_serial``), because numba's on-disk cache names its files after the
 qualified name and does not key them by the ``parallel`` flag.
@@ -47,13 +52,25 @@ field is needed for "truncated by the cap": it is ``not done and n_decisions
 
 from __future__ import annotations
 
+import os
 import types
 
 import numpy as np
 
 from numba import njit
 
-SERIAL_BELOW = 64  # batches smaller than this run the serial build
+
+def _serial_below(default: int = 64) -> int:
+    """``WILDWEST_SERIAL_BELOW`` from the environment (a positive integer), else ``default``."""
+    text = os.environ.get("WILDWEST_SERIAL_BELOW", "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"WILDWEST_SERIAL_BELOW must be a positive integer (a batch size), got {text!r}")
+    return int(text)
+
+
+SERIAL_BELOW = _serial_below()  # batches smaller than this run the serial build
 NO_MASKS = np.zeros((0, 0), dtype=np.int8)  # the ``masks`` of a step kernel that writes no legal masks
 # (writeable like a caller's buffer: a read-only array is another numba type, so another compilation)
 

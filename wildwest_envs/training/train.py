@@ -390,7 +390,8 @@ def main(argv: list[str] | None = None) -> None:
     train_seconds = time.perf_counter() - start
     model.save(run_dir / "model.zip")
     export_pretrained(model.policy, run_dir / "pretrained.npz", game_name, args.players, args.policy, arch,
-                      recipe=recipe_command(args), seed=args.seed, total_timesteps=args.total_timesteps,
+                      recipe=recipe_command(args), seed=args.seed, reward_mode=args.reward_mode,
+                      total_timesteps=args.total_timesteps,
                       train_seconds=round(time.perf_counter() - run_start))
     engine = env.env_seconds - env.opponent_seconds
     split = (f"wall time split: game engine {engine / train_seconds:.1%}, opponents' decisions "
