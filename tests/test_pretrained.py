@@ -257,7 +257,7 @@ def test_guided_search_follows_a_decisive_prior():
     mask = game.legal_mask(states)[0]
     target = int(np.flatnonzero(mask)[-1])
 
-    def evaluate(batch, actors, masks):
+    def evaluate(batch, actors, masks, **_):
         priors = np.where(np.asarray(masks) > 0, 1e-6, 0.0)
         priors[:, target] = 1.0
         return priors, np.zeros((len(batch), game.max_players))
@@ -304,7 +304,7 @@ def test_the_rollout_weight_sets_what_a_leaf_is_worth(weight, critic_matters):
 
     def search(critic) -> np.ndarray:
         agent = GuidedSearchAgent(game, network, simulations=48, seed=2, rollout_weight=weight)
-        agent.evaluate = lambda batch, actors, masks: (masks / masks.sum(axis=1, keepdims=True), critic(batch))
+        agent.evaluate = lambda batch, actors, masks, **_: (masks / masks.sum(axis=1, keepdims=True), critic(batch))
         root = agent._new_root(states[0], seat, mask)
         for _ in range(3):
             agent._run_wave(root, states[0], seat, 16)
@@ -331,7 +331,7 @@ def test_a_small_budget_plays_the_best_prior_among_equally_visited_moves():
     assert len(legal) > 2
     favourite, runner_up = int(legal[-1]), int(legal[0])
 
-    def evaluate(batch, actors, masks):
+    def evaluate(batch, actors, masks, **_):
         priors = np.where(np.asarray(masks) > 0, 0.01, 0.0)
         priors[:, favourite], priors[:, runner_up] = 0.6, 0.5
         return priors, np.zeros((len(batch), game.max_players))

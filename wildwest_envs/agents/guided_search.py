@@ -137,13 +137,16 @@ class GuidedSearchAgent(ISMCTSAgent):
     def leaf_values(self, states: np.ndarray, actors: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The network's prior for ``actors`` and every seat's value of ``states``, the critic's mixed with a
         random rollout's return by ``rollout_weight`` (module docstring)."""
-        priors, values = self.evaluate(states, actors, masks)
+        priors, values = self.evaluate(states, actors, masks, with_values=self.rollout_weight < 1.0)
         if self.rollout_weight > 0.0:
             values = (1.0 - self.rollout_weight) * values + self.rollout_weight * self.rollout(states)
         return priors, values
 
-    def evaluate(self, states: np.ndarray, actors: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, states: np.ndarray, actors: np.ndarray, masks: np.ndarray,
+                 with_values: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """The network's prior for ``actors`` and every seat's value, at each of ``states``.
+
+        ``with_values=False`` skips the critic (and the other seats' observations it needs): the values are 0.
 
         Returns:
             ``(B, n_actions)`` probabilities (zero off the mask) and ``(B, max_players)`` values
@@ -154,14 +157,14 @@ class GuidedSearchAgent(ISMCTSAgent):
         players = states["num_players"].astype(np.int64)  # a core field of every game's record
         rows = np.concatenate([np.arange(b), np.repeat(np.arange(b), n_seats)])
         seats = np.concatenate([actors, np.tile(np.arange(n_seats), b)])
-        present = np.concatenate([np.ones(b, bool), seats[b:] < players[rows[b:]]])
+        present = np.concatenate([np.ones(b, bool), with_values & (seats[b:] < players[rows[b:]])])
         obs = game.observe(states[rows[present]], seats[present])
         policy = self.network.policy
         with torch.no_grad():
             tensor = torch.as_tensor(obs)
             dist = policy.get_distribution(tensor[:b], action_masks=np.asarray(masks).astype(bool))
             probs = dist.distribution.probs.numpy().astype(np.float64)
-            value = policy.predict_values(tensor[b:]).numpy().reshape(-1).astype(np.float64)
+            value = policy.predict_values(tensor[b:]).numpy().reshape(-1).astype(np.float64) if with_values else 0.0
         values = np.zeros(b * n_seats)
         values[present[b:]] = value
         return probs * (masks > 0), values.reshape(b, n_seats)
