@@ -7,8 +7,11 @@
   corrupted record never makes the kernel read out of bounds.
 * ``validate_state(state)``: plain Python on one record (a loaded or handmade
   state): a range check of every field that a kernel uses as an index or a
-  loop bound, with the field name and the bad value in each message; then, if
-  the ranges hold, the invariants above translated into messages.
+  loop bound (the ranges declared in ``FIELD_RANGES``, checked by
+  ``core.fields``; the sizes, cars, absent bandits and purses, which a range
+  cannot say, by ``_structure_errors``), with the field name and the bad value
+  in each message; then, if the ranges hold, the invariants above translated
+  into messages.
 
 Invariants (spec sections in the messages): setup sizes match the player count;
 train, characters, round deck and positions valid; no bandit inside the
@@ -48,6 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.fields import INT32_MAX, LAST_SEAT, Bound, Entries, field_bound, first, range_errors
 from ..core.rng import N_FORCED
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_BULLETS,
                    DEC_KEEP, DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, IN, LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL,
@@ -541,68 +545,98 @@ def check_invariants(states: np.ndarray, out: np.ndarray) -> None:
 
 
 # ---- validate_state: plain Python, one record ------------------------------------------
-def _range_errors(state) -> list[str]:
-    """Every field a kernel may use as an index or bound, with its allowed range."""
-    errors: list[str] = []
+LAST_CAR = Bound("C", lambda state: int(state["n_carriages"]), ("n_carriages",))  # the last carriage's index
+LAST_BANDIT = Bound("B-1", lambda state: int(state["n_bandits"]) - 1, ("n_bandits",))
+PRESENT_BANDITS = Entries(lambda state, shape: np.arange(shape[0]) < int(state["n_bandits"]), ("n_bandits",))
+_SEATS = np.arange(MAX_PLAYERS)
+_SEAT_CARDS = Bound("", lambda state: np.where(_SEATS < int(state["num_players"]), 127, 0), ("num_players",))
 
-    def check(name: str, value, lo: int, hi: int, hi_name: str = "", what: str = "") -> bool:
-        v = int(value)
-        if not lo <= v <= hi:
-            bound = f"{hi_name}={hi}" if hi_name else f"{hi}"
-            errors.append(f"{name} = {v} is outside {lo}..{bound}{what}")
-            return False
-        return True
 
-    if not check("num_players", state["num_players"], MIN_PLAYERS, MAX_PLAYERS):
-        return errors  # every other bound depends on it
+def _round_deck_limits(state, end: int) -> np.ndarray:
+    """Lowest (``end`` 0) or highest (-1) round card of each slot: the player count's group, then a station."""
+    group = SMALL_GROUP_CARDS if int(state["num_players"]) <= 4 else LARGE_GROUP_CARDS
+    return np.array([int(group[end])] * (N_ROUNDS - 1) + [int(STATION_CARDS[end])])
+
+
+# Every field a kernel uses as an index or a loop bound, in checking order (``core.fields``); the sizes,
+# car types, absent bandits and purses are checked by ``_structure_errors``.
+FIELD_RANGES = {
+    "character": (0, N_CHARACTERS - 1, PRESENT_BANDITS),
+    "bandit_car": (0, LAST_CAR, PRESENT_BANDITS),
+    "bandit_level": (IN, ROOF, PRESENT_BANDITS),
+    "bullets_left": (0, BULLETS_PER_BANDIT, PRESENT_BANDITS),
+    "bullets_received": (0, MAX_DECK - N_ACTION_CARDS_MIN),
+    "jewels_held": (0, 127), "strongboxes_held": (0, 127), "ransoms": (0, 127),
+    "marshal_car": (0, LAST_CAR),
+    "floor_jewels": (0, 127), "floor_strongboxes": (0, 127),
+    "neutral_supply": (0, N_NEUTRAL_BULLETS),
+    "round_deck": (Bound("", lambda state: _round_deck_limits(state, 0), ("num_players",)),
+                   Bound("", lambda state: _round_deck_limits(state, -1), ("num_players",))),
+    "round": (0, N_ROUNDS - 1),
+    "first_player": (0, LAST_SEAT),
+    "turn": (0, MAX_TURNS),
+    "turn_position": (0, LAST_SEAT),
+    "play_in_turn": (0, 1),
+    "deck_size": (0, Bound("", lambda state: np.where(_SEATS < int(state["num_players"]), MAX_DECK, 0),
+                           ("num_players",))),
+    "deck": (0, N_CARD_KINDS_HELD - 1, first("deck_size")),
+    "known_bullets_on_top": (0, Bound("", lambda state: np.maximum(state["deck_size"], 0), ("deck_size",))),
+    "hand": (0, _SEAT_CARDS), "discard": (0, _SEAT_CARDS),
+    "keep_aside": (0, 127),
+    "pile_size": (0, MAX_PILE),
+    "pile_owner": (0, LAST_SEAT, first("pile_size")),
+    "pile_card": (0, N_CARD_CODES - 1, first("pile_size")),
+    "pile_down": (0, 1, first("pile_size")),
+    "resolving": (NOBODY, field_bound("pile_size", -1)),
+    "decision": (DEC_NONE, N_DECISIONS - 1),
+    "current": (NOBODY, LAST_SEAT),
+    "acting_bandit": (NOBODY, LAST_BANDIT),
+    "victim": (NOBODY, LAST_BANDIT),
+    "cursor": (0, MAX_BANDITS),
+    "n_forced": (0, N_FORCED),
+    "forced_pos": (0, Bound("", lambda state: int(state["n_forced"]), ("n_forced",))),
+    "forced": (0, INT32_MAX),
+    "max_decisions": (1, 2**15 - 1),
+    "n_decisions": (0, field_bound("max_decisions")),
+}
+
+
+def _size_errors(state) -> list[str]:
+    """The bandit, seat-bandit and carriage counts the player count implies (§2.1, §3.1)."""
     n = int(state["num_players"])
-    two = n == 2
-    n_bandits, bps, n_carriages = (4, 2, 4) if two else (n, 1, n)
-    for name, want in (("n_bandits", n_bandits), ("bandits_per_seat", bps), ("n_carriages", n_carriages)):
-        if int(state[name]) != want:
-            errors.append(f"{name} = {int(state[name])} must be {want} with num_players = {n}")
-    if errors:
-        return errors
-    last = n_carriages
+    n_bandits, bps, n_carriages = (4, 2, 4) if n == 2 else (n, 1, n)
+    return [f"{name} = {int(state[name])} must be {want} with num_players = {n}"
+            for name, want in (("n_bandits", n_bandits), ("bandits_per_seat", bps), ("n_carriages", n_carriages))
+            if int(state[name]) != want]
+
+
+def _structure_errors(state) -> list[str]:
+    """What a range cannot say: the locomotive and unused cars, absent bandits, purse values and places."""
+    errors = []
+    last, n_bandits = int(state["n_carriages"]), int(state["n_bandits"])
     for c in range(MAX_CARS):
         t = int(state["car_type"][c])
-        if c == 0:
-            if t != LOCOMOTIVE_TYPE:
-                errors.append(f"car_type[0] = {t} must be LOCOMOTIVE_TYPE = {LOCOMOTIVE_TYPE}")
-        elif c <= last:
-            check(f"car_type[{c}]", t, 0, N_CARRIAGE_TYPES - 1)
-        elif t != NOBODY:
+        if c == 0 and t != LOCOMOTIVE_TYPE:
+            errors.append(f"car_type[0] = {t} must be LOCOMOTIVE_TYPE = {LOCOMOTIVE_TYPE}")
+        elif 0 < c <= last and not 0 <= t <= N_CARRIAGE_TYPES - 1:
+            errors.append(f"car_type[{c}] = {t} is outside 0..{N_CARRIAGE_TYPES - 1}")
+        elif c > last and t != NOBODY:
             errors.append(f"car_type[{c}] = {t} must be NOBODY (-1): car {c} is beyond C={last}")
-    for b in range(MAX_BANDITS):
-        if b < n_bandits:
-            check(f"character[{b}]", state["character"][b], 0, N_CHARACTERS - 1)
-            check(f"bandit_car[{b}]", state["bandit_car"][b], 0, last, "C")
-            check(f"bandit_level[{b}]", state["bandit_level"][b], IN, ROOF)
-            check(f"bullets_left[{b}]", state["bullets_left"][b], 0, BULLETS_PER_BANDIT)
-        else:
-            if int(state["character"][b]) != NOBODY:
-                errors.append(f"character[{b}] = {int(state['character'][b])} must be NOBODY (-1): "
-                              f"bandit {b} is absent (B={n_bandits})")
-            for name in ("jewels_held", "strongboxes_held", "ransoms"):
-                if int(state[name][b]) != 0:
-                    errors.append(f"{name}[{b}] = {int(state[name][b])} must be 0: bandit {b} is absent "
-                                  f"(B={n_bandits})")
-        check(f"bullets_received[{b}]", state["bullets_received"][b], 0, MAX_DECK - N_ACTION_CARDS_MIN)
+    for b in range(n_bandits, MAX_BANDITS):
+        if int(state["character"][b]) != NOBODY:
+            errors.append(f"character[{b}] = {int(state['character'][b])} must be NOBODY (-1): "
+                          f"bandit {b} is absent (B={n_bandits})")
         for name in ("jewels_held", "strongboxes_held", "ransoms"):
-            check(f"{name}[{b}]", state[name][b], 0, 127)
-    check("marshal_car", state["marshal_car"], 0, last, "C")
-    for loc in range(N_LOCATIONS):
-        for name in ("floor_jewels", "floor_strongboxes"):
-            check(f"{name}[{loc}]", state[name][loc], 0, 127)
-    check("neutral_supply", state["neutral_supply"], 0, N_NEUTRAL_BULLETS)
+            if int(state[name][b]) != 0:
+                errors.append(f"{name}[{b}] = {int(state[name][b])} must be 0: bandit {b} is absent (B={n_bandits})")
+    values = sorted(set(PURSE_VALUES.tolist()))
     for i in range(N_PURSES):
         v = int(state["purse_value"][i])
-        if v not in set(int(x) for x in PURSE_VALUES):
-            errors.append(f"purse_value[{i}] = {v} is not a purse value {sorted(set(PURSE_VALUES.tolist()))}")
+        if v not in values:
+            errors.append(f"purse_value[{i}] = {v} is not a purse value {values}")
         loc = int(state["purse_location"][i])
-        valid = (0 <= loc < (last + 1) * N_LEVELS or PURSE_ON_BANDIT <= loc < PURSE_ON_BANDIT + n_bandits
-                 or loc in (PURSE_IN_BOX, PURSE_REMOVED))
-        if not valid:
+        if not (0 <= loc < (last + 1) * N_LEVELS or PURSE_ON_BANDIT <= loc < PURSE_ON_BANDIT + n_bandits
+                or loc in (PURSE_IN_BOX, PURSE_REMOVED)):
             errors.append(f"purse_location[{i}] = {loc} is not a train location 0..{(last + 1) * N_LEVELS - 1}, "
                           f"a bandit {PURSE_ON_BANDIT}..{PURSE_ON_BANDIT + n_bandits - 1}, "
                           f"the box {PURSE_IN_BOX} or removed {PURSE_REMOVED}")
@@ -610,47 +644,14 @@ def _range_errors(state) -> list[str]:
         known = int(state["purse_known"][s])
         if known >> N_PURSES:
             errors.append(f"purse_known[{s}] = {known:#x} has bits beyond the {N_PURSES} purses")
-    group = SMALL_GROUP_CARDS if n <= 4 else LARGE_GROUP_CARDS
-    for r in range(N_ROUNDS):
-        lo, hi = (int(STATION_CARDS[0]), int(STATION_CARDS[-1])) if r == N_ROUNDS - 1 else (int(group[0]),
-                                                                                              int(group[-1]))
-        check(f"round_deck[{r}]", state["round_deck"][r], lo, hi)
-    check("round", state["round"], 0, N_ROUNDS - 1)
-    check("first_player", state["first_player"], 0, n - 1, "N-1")
-    check("turn", state["turn"], 0, MAX_TURNS)
-    check("turn_position", state["turn_position"], 0, n - 1, "N-1")
-    check("play_in_turn", state["play_in_turn"], 0, 1)
-    for s in range(MAX_PLAYERS):
-        top = n - 1 if s < n else -1
-        size_hi = MAX_DECK if s < n else 0
-        if check(f"deck_size[{s}]", state["deck_size"][s], 0, size_hi):
-            for j in range(int(state["deck_size"][s])):
-                check(f"deck[{s}, {j}]", state["deck"][s, j], 0, N_CARD_KINDS_HELD - 1)
-        check(f"known_bullets_on_top[{s}]", state["known_bullets_on_top"][s], 0, max(int(state["deck_size"][s]), 0))
-        for k in range(N_CARD_KINDS_HELD):
-            check(f"hand[{s}, {k}]", state["hand"][s, k], 0, 127 if top >= 0 else 0)
-            check(f"discard[{s}, {k}]", state["discard"][s, k], 0, 127 if top >= 0 else 0)
-    for k in range(N_CARD_KINDS_HELD):
-        check(f"keep_aside[{k}]", state["keep_aside"][k], 0, 127)
-    if check("pile_size", state["pile_size"], 0, MAX_PILE):
-        for i in range(int(state["pile_size"])):
-            check(f"pile_owner[{i}]", state["pile_owner"][i], 0, n - 1, "N-1")
-            check(f"pile_card[{i}]", state["pile_card"][i], 0, N_CARD_CODES - 1)
-            check(f"pile_down[{i}]", state["pile_down"][i], 0, 1)
-        check("resolving", state["resolving"], NOBODY, int(state["pile_size"]) - 1, "pile_size-1",
-              " (NOBODY or a pile index)")
-    check("decision", state["decision"], DEC_NONE, N_DECISIONS - 1)
-    check("current", state["current"], NOBODY, n - 1, "N-1", " (NOBODY or a seat)")
-    check("acting_bandit", state["acting_bandit"], NOBODY, n_bandits - 1, "B-1", " (NOBODY or a bandit)")
-    check("victim", state["victim"], NOBODY, n_bandits - 1, "B-1", " (NOBODY or a bandit)")
-    check("cursor", state["cursor"], 0, MAX_BANDITS)
-    if check("n_forced", state["n_forced"], 0, N_FORCED):
-        check("forced_pos", state["forced_pos"], 0, int(state["n_forced"]))
-    for j in range(N_FORCED):
-        check(f"forced[{j}]", state["forced"][j], 0, 2**31 - 1)
-    check("max_decisions", state["max_decisions"], 1, 2**15 - 1)
-    check("n_decisions", state["n_decisions"], 0, int(state["max_decisions"]), "max_decisions")
     return errors
+
+
+def _range_errors(state) -> list[str]:
+    """Every field a kernel may use as an index or bound: the player count, the sizes it implies, the rest."""
+    errors = range_errors(state, {"num_players": (MIN_PLAYERS, MAX_PLAYERS)})  # every other bound depends on it
+    errors = errors or _size_errors(state)
+    return errors or _structure_errors(state) + range_errors(state, FIELD_RANGES)
 
 
 def validate_state(state) -> list[str]:

@@ -3,7 +3,9 @@
 ``check_invariants(states, out, maps)`` writes, per record, 0 or the code of the
 first broken invariant (``INVARIANT_MESSAGES[code]``); ``make_validator(map)``
 returns ``validate_state(record) -> list[str]``, which checks one record field
-by field (numba kernels do not check bounds) and then runs the invariants.
+by field (numba kernels do not check bounds: the ranges of ``FIELD_RANGES``
+and the map's, ``core.fields``, then what the map decides) and then runs the
+invariants.
 
 What is checked (sections in the messages): the decision agrees with
 ``done``/``current``; money is conserved between the players and the bank
@@ -23,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.fields import INT32_MAX, LAST_SEAT, Bound, field_bound, range_errors
 from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES)
 from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, HX_STEP, ST_A, ST_B, ST_COST, RailMap
 
@@ -214,66 +217,56 @@ def _check_cities_and_budgets(state, mp) -> int:
 
 
 # ---- validation of saved states -------------------------------------------------------------------------------------
+# Field ranges that do not depend on the map, in checking order (``core.fields``); ``make_validator`` adds the map's
+FIELD_RANGES = {
+    "num_players": (2, MAX_PLAYERS),
+    "build_dice": (1, 2), "n_prizes": (1, 6), "n_candidates": (1, 3),
+    "resolution": (0, 1), "ext_mode": (0, 2), "end_mode": (0, 1),
+    "build_rounds": (1, INT32_MAX), "max_races": (1, INT32_MAX), "races_total": (1, INT32_MAX),
+    "intl_every": (1, INT32_MAX), "d_min": (1, INT32_MAX),
+    "context": (0, N_CONTEXTS - 1),
+    "current": (-1, LAST_SEAT), "start_player": (0, LAST_SEAT),
+    "n_forced": (0, Bound("", lambda record: len(record["forced"]))), "forced_pos": (0, field_bound("n_forced")),
+    "turn_pos": (0, Bound("N", lambda record: int(record["num_players"]), ("num_players",))),
+    "builder": (-1, LAST_SEAT), "partner": (-1, LAST_SEAT),
+    "funding": (0, 2),
+    "first_dir": (-1, 5), "entry": (0, 2), "entry_slot": (-1, N_ROUTE_OBJECTIVES - 1),
+    "cand_valid": (0, 1), "connected": (0, 1),
+    "ferry_owner": (-1, LAST_SEAT), "last_place": (-1, LAST_SEAT),
+    "t": (0, INT32_MAX), "own_t": (0, INT32_MAX), "city_uses": (0, INT32_MAX),
+}
+
+
 def make_validator(rail_map: RailMap):
     """``validate_state(record) -> list[str]`` for a map: field ranges first, then the invariants."""
     t = rail_map.tables
     n_start, n_ferries = len(t.start_cities), t.ferries.shape[0]
     city_hexes = set(int(h) for h in t.city_hex)
+    ranges = {**FIELD_RANGES, "start_city": (-1, n_start - 1),
+              "race_country": (-1, len(rail_map.country_names) - 1)}
+
+    def map_errors(record) -> list[str]:
+        """What the map decides: its cities, ferries and hexes; a race in progress; account funding."""
+        start, goal, country = int(record["race_start"]), int(record["race_goal"]), int(record["race_country"])
+        checks = [
+            (not np.any(record["connected"][rail_map.n_cities:]), "connected entries beyond the map's cities"),
+            (not np.any(record["ferry_owner"][n_ferries:] >= 0), "a ferry beyond the map's list is owned"),
+            (start == -1 or start in city_hexes, "race_start must be -1 or a city hex"),
+            (goal == -1 or goal in city_hexes, "race_goal must be -1 or a city hex"),
+            (country != 0, "race_country 0 is the home country, not a goal"),
+            (int(record["context"]) != CTX_RACE_ENTRY or record["done"] or (start >= 0 and (goal >= 0) != (country > 0)),
+             "a race in progress needs a start and one goal"),
+            (int(record["funding"]) != FUND_ACCOUNT or int(record["builder"]) >= 0, "account funding needs a builder"),
+        ]
+        return [message for holds, message in checks if not holds]
 
     def validate_state(record) -> list[str]:
-        errors: list[str] = []
-
-        def need(condition: bool, message: str) -> None:
-            if not condition:
-                errors.append(message)
-
-        n = int(record["num_players"])
-        need(2 <= n <= MAX_PLAYERS, f"num_players {n} outside 2..6")
-        if errors:
-            return errors
-        need(int(record["build_dice"]) in (1, 2), "build_dice must be 1 or 2")
-        need(1 <= int(record["n_prizes"]) <= 6, "n_prizes must be 1..6")
-        need(1 <= int(record["n_candidates"]) <= 3, "n_candidates must be 1..3")
-        need(int(record["resolution"]) in (0, 1) and int(record["ext_mode"]) in (0, 1, 2)
-             and int(record["end_mode"]) in (0, 1), "resolution, ext_mode or end_mode code out of range")
-        need(record["build_rounds"] >= 1 and record["max_races"] >= 1 and record["races_total"] >= 1
-             and record["intl_every"] >= 1 and record["d_min"] >= 1, "round and race limits must be >= 1")
-        need(0 <= int(record["context"]) < N_CONTEXTS, f"context {int(record['context'])} out of range")
-        need(-1 <= int(record["current"]) < n, "current must be a seat or -1")
-        need(0 <= int(record["start_player"]) < n, "start_player must be a seat")
-        need(0 <= int(record["n_forced"]) <= len(record["forced"]) and 0 <= int(record["forced_pos"])
-             <= int(record["n_forced"]), "scripted-chance queue counters out of range")
-        need(0 <= int(record["turn_pos"]) <= n, "turn_pos out of range")
-        for name in ("builder", "partner"):
-            need(-1 <= int(record[name]) < n, f"{name} must be a seat or -1")
-        need(int(record["funding"]) in (0, 1, 2), "funding code out of range")
-        need(bool(np.all((record["start_city"] >= -1) & (record["start_city"] < n_start))),
-             "start_city entries must be -1 or a start-city index")
-        need(bool(np.all((record["first_dir"] >= -1) & (record["first_dir"] < 6))), "first_dir must be -1..5")
-        need(bool(np.all((record["entry"] >= 0) & (record["entry"] <= 2))), "entry codes must be 0..2")
-        need(bool(np.all((record["entry_slot"] >= -1) & (record["entry_slot"] < N_ROUTE_OBJECTIVES))),
-             "entry_slot must be -1..2")
-        need(bool(np.all((record["cand_valid"] >= 0) & (record["cand_valid"] <= 1))), "cand_valid must be 0/1")
-        need(bool(np.all((record["connected"] >= 0) & (record["connected"] <= 1))), "connected must be 0/1")
-        need(not np.any(record["connected"][rail_map.n_cities:]), "connected entries beyond the map's cities")
-        need(bool(np.all((record["ferry_owner"] >= -1) & (record["ferry_owner"] < n))), "ferry_owner out of range")
-        need(not np.any(record["ferry_owner"][n_ferries:] >= 0), "a ferry beyond the map's list is owned")
-        start, goal, country = int(record["race_start"]), int(record["race_goal"]), int(record["race_country"])
-        need(start == -1 or start in city_hexes, "race_start must be -1 or a city hex")
-        need(goal == -1 or goal in city_hexes, "race_goal must be -1 or a city hex")
-        need(-1 <= country < len(rail_map.country_names) and country != 0, "race_country out of range")
-        if int(record["context"]) == CTX_RACE_ENTRY and not record["done"]:
-            need(start >= 0 and (goal >= 0) != (country > 0), "a race in progress needs a start and one goal")
-        need(bool(np.all((record["last_place"] >= -1) & (record["last_place"] < n))), "last_place out of range")
-        need(int(record["t"]) >= 0 and bool(np.all(record["own_t"] >= 0)), "timestamps must be >= 0")
-        need(bool(np.all(record["city_uses"] >= 0)), "city_uses must be >= 0")
-        need(int(record["funding"]) != FUND_ACCOUNT or int(record["builder"]) >= 0, "account funding needs a builder")
+        errors = range_errors(record, {"num_players": FIELD_RANGES["num_players"]})
+        errors = errors or range_errors(record, ranges)
+        errors = errors or map_errors(record)
         if errors:
             return errors
         code = check_one(np.array([record])[0], t)
-        if code:
-            errors.append(INVARIANT_MESSAGES[code])
-        return errors
+        return [INVARIANT_MESSAGES[code]] if code else []
 
     return validate_state
-

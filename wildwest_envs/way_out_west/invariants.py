@@ -7,8 +7,9 @@
   record never makes the kernel read out of bounds.
 * ``validate_state(state)``: plain Python on one record (a loaded or handmade
   state): a range check of every field a kernel uses as an index or a loop
-  bound, naming the field and the bad value; then, if the ranges hold, the
-  invariants above as messages.
+  bound (the ranges declared in ``FIELD_RANGES``, checked by ``core.fields``),
+  naming the field and the bad value; then, if the ranges hold, the invariants
+  above as messages.
 
 Invariants (§14 "useful invariants", plus the bookkeeping of the flow): pieces
 conserved per player (cowboys and cattle on board + supply = 9; B&T on board +
@@ -31,6 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.chance import SCRIPT_END
+from ..core.fields import INT32_MAX, range_errors
 from .data import (ALLOWED_ROUNDS, BANK, BOX_MIN_PLAYERS, BUILDING_SPACES, CORRALS, DEC_AUCTION_BID,
                    DEC_CHOOSE_ACTION, DEC_NONE, DEC_RETREAT_DESTINATION, DEC_SETUP_PLACE_COWBOY,
                    DEC_WANTED_STEAL, DIE_SIDES, JAIL, LAST_TOWN, MAX_AUCTION_DECISIONS, MAX_PLAYERS, MAX_VOLLEYS,
@@ -366,8 +368,7 @@ def _dice_ok(s: np.void) -> bool:
 
 
 # ---- validation of one loaded record (plain Python) -----------------------------------------------------------------
-_SEAT_FIELDS = ("current", "start_player", "high_bidder", "pend_defender", "gf_attacker", "gf_winner", "retreat_seat")
-_RANGES = {  # field: (low, high) allowed for every entry, checked before any kernel sees the record
+FIELD_RANGES = {  # field: (low, high) of every entry, checked before any kernel sees the record (core.fields)
     "num_players": (MIN_PLAYERS, MAX_PLAYERS), "num_rounds": (1, 12), "phase": (PHASE_SETUP, PHASE_OVER),
     "decision": (DEC_NONE, N_DECISION_TYPES - 1), "round": (1, 12), "setup_placed": (0, 3 * MAX_PLAYERS),
     "turn_order": (NOBODY, MAX_PLAYERS - 1), "bidding_order": (NOBODY, MAX_PLAYERS - 1),
@@ -383,23 +384,17 @@ _RANGES = {  # field: (low, high) allowed for every entry, checked before any ke
     "gf_volley": (0, MAX_VOLLEYS), "sheriff_side": (0, 2), "a_cow": (0, N_COWBOYS), "a_sher": (0, 1),
     "d_cow": (0, N_COWBOYS), "d_virt": (0, 1), "d_sher": (0, 1), "d_farm": (0, 1), "retreat_left": (0, 3),
     "retreat_used": (0, (1 << N_TOWNS) - 1), "n_forced": (0, N_DIE_QUEUE), "forced_pos": (0, N_DIE_QUEUE),
-    "forced": (SCRIPT_END, DIE_SIDES - 1), "cash": (0, 2**31 - 1), "bid": (0, 2**31 - 1), "high_bid": (0, 2**31 - 1),
-    "max_decisions": (1, 2**31 - 1), "n_decisions": (0, 2**31 - 1),
+    "forced": (SCRIPT_END, DIE_SIDES - 1), "cash": (0, INT32_MAX), "bid": (0, INT32_MAX), "high_bid": (0, INT32_MAX),
+    "max_decisions": (1, INT32_MAX), "n_decisions": (0, INT32_MAX),
+    **{seat: (NOBODY, MAX_PLAYERS - 1) for seat in ("current", "start_player", "high_bidder", "pend_defender",
+                                                   "gf_attacker", "gf_winner", "retreat_seat")},
 }
 
 
 def validate_state(state) -> list[str]:
     """Range and consistency errors of one record (empty when it is a valid game state)."""
     record = np.asarray(state, dtype=STATE_DTYPE).reshape(()) if not isinstance(state, np.void) else state
-    errors = []
-    for name, (low, high) in _RANGES.items():
-        values = np.asarray(record[name]).reshape(-1)
-        bad = values[(values < low) | (values > high)]
-        if bad.size:
-            errors.append(f"{name} value {int(bad[0])} outside {low}..{high}")
-    for name in _SEAT_FIELDS:
-        if not NOBODY <= int(record[name]) < MAX_PLAYERS:
-            errors.append(f"{name} value {int(record[name])} is not a seat or NOBODY")
+    errors = range_errors(record, FIELD_RANGES)
     if errors:
         return errors
     code = first_violation(np.array([record], dtype=STATE_DTYPE)[0])
