@@ -3,7 +3,8 @@
 ``check_invariants(states, out)`` writes, per record, 0 or the code of the first
 broken invariant (``INVARIANT_MESSAGES[code]`` says which); ``validate_state``
 checks one record field by field before any kernel may see it (numba kernels
-do not check bounds) and then runs the same invariants.
+do not check bounds: the ranges declared in ``FIELD_RANGES``, ``core.fields``)
+and then runs the same invariants.
 
 What is checked (spec sections in the messages): the pending decision agrees
 with ``done``/``current``; cash is never negative (§0.2); at most six trains
@@ -34,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.fields import INT32_MAX, LAST_SEAT, Bound, field_bound, range_errors
 from .data import (CARD_CLASS, CARGO_EMPTY, CLASS_PERSONAL, DEC_ARRIVAL, DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN,
                    DEC_DESPERADO_STEP, DEC_DRAFT_CITY, DEC_NONE, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DEC_REHIRE_TARGET,
                    DEC_SELECT_TRAIN, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, DIE_SIDES,
@@ -348,18 +350,40 @@ def check_invariants(states: np.ndarray, out: np.ndarray) -> None:
         out[b] = first_violation(states[b])
 
 
+_LAST_SPACE, _LAST_CARD = N_SPACES - 1, N_CARDS - 1
+# Every option, seat, space, slot, card and procedure field, in checking order (``core.fields``): the readable
+# form of invariant 17, which the kernel checks again before it indexes with them
+FIELD_RANGES = {
+    "num_players": (2, MAX_PLAYERS),
+    "n_forced": (0, Bound("", lambda record: len(record["forced"]))), "forced_pos": (0, field_bound("n_forced")),
+    "cash_vp_mode": (0, 1), "cap_scoring": (0, 1), "victory_target": (5, 127), "max_rounds": (1, INT32_MAX),
+    "expiry_rounds": (0, INT32_MAX), "dynamite_price": (0, INT32_MAX), "extra_gang_price": (0, INT32_MAX),
+    "max_decisions": (1, INT32_MAX), "n_decisions": (0, INT32_MAX),
+    "phase": (PHASE_SETUP, PHASE_OVER), "decision": (DEC_NONE, N_DECISION_TYPES - 1),
+    "active": (0, LAST_SEAT), "start_player": (0, LAST_SEAT), "round": (0, field_bound("max_rounds")),
+    "turn": (0, INT32_MAX), "setup_step": (0, INT32_MAX),
+    "drawn_card": (NO_CARD, _LAST_CARD), "move_train": (NOBODY, MAX_TRAINS - 1), "move_steps": (0, INT32_MAX),
+    "move_card": (NO_CARD, _LAST_CARD), "landing_step": (LANDING_NONE, LANDING_DONE),
+    "landing_space": (NO_SPACE, _LAST_SPACE), "card_active": (NO_CARD, _LAST_CARD), "card_left": (0, 2),
+    "card_return": (RET_PRE_ROLL, RET_LANDING), "sel_desperado": (NOBODY, MAX_DESPERADOS - 1),
+    "sel_sheriff": (NOBODY, N_SHERIFFS - 1), "queue_train": (NOBODY, MAX_TRAINS - 1), "queue_steps": (0, INT32_MAX),
+    "queue_card": (NO_CARD, _LAST_CARD), "desp_index": (NOBODY, MAX_DESPERADOS),
+    "desp_from": (NO_SPACE, _LAST_SPACE), "desp_steps": (0, INT32_MAX),
+    "hire_used": (0, 1), "start_city": (NOBODY, N_CITIES - 1), "train_from": (FREE, _LAST_SPACE),
+    "train_creditor": (NOBODY, LAST_SEAT), "train_wait": (0, INT32_MAX), "train_debt": (0, INT32_MAX),
+    "train_large": (0, 1), "train_moved": (0, 1), "train_armed": (0, 1),
+    "card_holder": (NOBODY, LAST_SEAT), "card_bound": (NOBODY, MAX_TRAINS - 1), "comp_countdown": (0, INT32_MAX),
+}
+
+
 def validate_state(state) -> list[str]:
-    """Every problem of one record (a record or a batch of one), empty if it is a consistent game state."""
+    """Every problem of one record (a record or a batch of one), empty if it is a consistent game state:
+    the declared field ranges first, then the invariants."""
     record = state[0] if isinstance(state, np.ndarray) and state.shape == (1,) else state
     if record.dtype != STATE_DTYPE:
         return ["not a Wild West Express record"]
-    n = int(record["num_players"])
-    if not 2 <= n <= MAX_PLAYERS:
-        return [f"num_players = {n} is outside 2..{MAX_PLAYERS}"]
-    errors = []
-    if not 0 <= int(record["forced_pos"]) <= int(record["n_forced"]) <= len(record["forced"]):
-        errors.append("forced_pos / n_forced out of range")
+    errors = range_errors(record, FIELD_RANGES)
+    if errors:
+        return errors
     code = int(first_violation(record))
-    if code:
-        errors.append(f"invariant {code}: {INVARIANT_MESSAGES[code]}")
-    return errors
+    return [f"invariant {code}: {INVARIANT_MESSAGES[code]}"] if code else []
