@@ -256,7 +256,8 @@ def _check_indices(state) -> int:
         holder, bound = np.int64(state["card_holder"][k]), np.int64(state["card_bound"][k])
         if holder == NOBODY and bound != NOBODY:
             return 17
-        if holder != NOBODY and (not _within(bound, 0, MAX_TRAINS - 1) or not state["train_exists"][holder, bound]):
+        if holder != NOBODY and (not _within(holder, 0, MAX_PLAYERS - 1) or not _within(bound, 0, MAX_TRAINS - 1)
+                                 or not state["train_exists"][holder, bound]):
             return 17
     for j in range(N_COMPETITION_SLOTS):
         if state["comp_countdown"][j] < 0:
