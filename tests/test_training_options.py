@@ -131,16 +131,17 @@ def test_init_from_refuses_another_games_network(tmp_path, capsys):
 
 
 def test_a_recipe_in_stages_trains_its_earlier_stage_first_then_reuses_it(tmp_path, monkeypatch, capsys):
-    """``stage:<name>`` as init_from and opponent: trained once in run_dir/stages/<name>, then its network is used."""
+    """``stage:<name>`` as init_from and opponent: trained once in run_dir/stages/<name> with the seed its preset
+    names, then its network is used."""
     import numpy as np
 
     from wildwest_envs.training.train import main
 
     tiny = {"total_timesteps": 64, "num_envs": 4, "n_steps": 16, "batch_size": 32, "eval_games": 3,
             "eval_opponents": "random", "snapshot_every": 0, "checkpoint_every": 64}
-    monkeypatch.setitem(presets.STAGES, "way_out_west_v0", {"first": dict(tiny)})
-    monkeypatch.setitem(presets.REFERENCE, "way_out_west_v0",
-                        {**tiny, "init_from": "stage:first", "opponents": "random,stage:first", "learning_rate": 0.0})
+    monkeypatch.setitem(presets.STAGES, "way_out_west_v0", {"first": dict(tiny, seed=7)})
+    monkeypatch.setitem(presets.REFERENCE, "way_out_west_v0", {**tiny, "init_from": "stage:first", "seed": 3,
+                                                               "opponents": "random,stage:first", "learning_rate": 0.0})
     run = tmp_path / "run"
     main(["--game", "way_out_west", "--preset", "reference", "--run-dir", str(run)])
     stage = run / "stages" / "first" / "pretrained.npz"
@@ -151,6 +152,8 @@ def test_a_recipe_in_stages_trains_its_earlier_stage_first_then_reuses_it(tmp_pa
         for key in weights:
             np.testing.assert_array_equal(first[key], final[key], err_msg=key)
     assert json.loads((run / "config.json").read_text())["init_from"] == "stage:first"
+    assert json.loads((run / "config.json").read_text())["seed"] == 3
+    assert json.loads((stage.parent / "config.json").read_text())["seed"] == 7
     before = stage.stat().st_mtime_ns
     main(["--game", "way_out_west", "--preset", "reference", "--run-dir", str(run), "--overwrite"])
     assert "stage:first: reusing" in capsys.readouterr().out and stage.stat().st_mtime_ns == before

@@ -202,7 +202,8 @@ def stage_paths(args: Args, run_dir: Path) -> dict[str, Path]:
     """The earlier stages ``args`` names (``stage:<name>`` in ``init_from`` or ``opponents``) and their networks.
 
     A recipe in several stages (``training.presets.STAGES``) trains each earlier stage in
-    ``run_dir/stages/<name>/`` with ``--preset stage:<name>`` and the same seed and player count; its
+    ``run_dir/stages/<name>/`` with ``--preset stage:<name>``, the same player count and the seed of its preset
+    (the run's seed if the preset names none); its
     ``pretrained.npz`` is then the network ``stage:<name>`` stands for. Returns ``{token: that file}``.
     """
     tokens = [t for t in [args.init_from, *args.opponents.split(",")] if t.startswith(STAGE_PREFIX)]
@@ -216,7 +217,8 @@ def train_stages(args: Args, stages: dict[str, Path]) -> None:
             print(f"{token}: reusing {network}")
             continue
         print(f"{token}: training {network.parent} first")
-        main(["--game", args.game, "--players", str(args.players), "--seed", str(args.seed), "--preset", token,
+        seed = preset_for(canonical_name(args.game), token).get("seed", args.seed)
+        main(["--game", args.game, "--players", str(args.players), "--seed", str(seed), "--preset", token,
               "--run-dir", str(network.parent), "--overwrite"])
 
 
