@@ -23,11 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def _frozen(values, dtype) -> np.ndarray:
-    array = np.array(values, dtype=dtype)
-    array.setflags(write=False)
-    return array
+from ..core.tables import frozen as _frozen
 
 
 # ---- sizes (§2.10) -------------------------------------------------------

@@ -76,10 +76,11 @@ step reports something except an expert BULLETS answer that discards no bullet c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.extending import overload
 
-from ..core.eventlog import EVERYONE, EventKind, EventKinds, emit
+from ..core.eventlog import EVERYONE, EventKinds, emit, is_logged
+from ..core.eventlog import seat_bit as only  # the seen set of one seat (re-exported for the rules)
 from .data import (BULLETS_PER_BANDIT, JEWEL_VALUE, MAX_BANDITS, MAX_PLAYERS, N_PURSES, PURSE_ON_BANDIT,
                    RANSOM_VALUE, STRONGBOX_VALUE)
 from .scoring import score_seats
@@ -152,21 +153,14 @@ _KINDS = (  # code, name, arguments, who sees it, section, what it reports
      "one part of a seat's final score"),
 )
 
-EVENT_KINDS = EventKinds(*(EventKind(code, name, args, doc, section) for code, name, args, _, section, doc in _KINDS))
-WHO_SEES = {name: who for _, name, _, who, _, _ in _KINDS}  # the docstring's "who sees it" column
+EVENT_KINDS, WHO_SEES = EventKinds.declare(_KINDS)  # WHO_SEES: the docstring's "who sees it" column
 
 
 # ---- seen sets ------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def only(seat: int) -> int:
-    """The ``seen`` set of one seat."""
-    return np.int64(1) << np.int64(seat)
-
-
-@njit(cache=True, inline="always")
 def all_but(seat: int) -> int:
     """The ``seen`` set of every seat but one."""
-    return ~(np.int64(1) << np.int64(seat))
+    return ~only(seat)
 
 
 @njit(cache=True)
@@ -179,7 +173,7 @@ def purse_seers(state: np.void, purse: int) -> int:
     seers = np.int64(0)
     for s in range(n):
         if (np.int64(state["purse_known"][s]) >> np.int64(purse)) & 1:
-            seers |= np.int64(1) << np.int64(s)
+            seers |= only(s)
     return seers
 
 
@@ -251,10 +245,6 @@ def _emit_scores(state):
         emit(state, EV_SCORED, EVERYONE, s, SCORE_GUNSLINGER, shots, totals[s] - loot)
 
 
-def _logged(state) -> bool:
-    return isinstance(state, types.Record) and "events" in state.fields
-
-
 def _nothing_loot(state, kind, bandit, token):
     return None
 
@@ -265,9 +255,9 @@ def _nothing_scores(state):
 
 @overload(emit_loot, inline="always")
 def _emit_loot_impl(state, kind, bandit, token):
-    return _emit_loot if _logged(state) else _nothing_loot
+    return _emit_loot if is_logged(state) else _nothing_loot
 
 
 @overload(emit_scores, inline="always")
 def _emit_scores_impl(state):
-    return _emit_scores if _logged(state) else _nothing_scores
+    return _emit_scores if is_logged(state) else _nothing_scores

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.checks import one_record
+from ..core.checks import record_and_action
 from .data import (A_BANDIT, A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, A_DISCARD, A_DRAW, A_JEWEL, A_KEEP_REST,
                    A_PLAY_DOWN, A_PLAY_UP, A_PURSE, A_STRONGBOX, BULLET_CARD, CHARACTER_NAMES, DEC_FIRE_TARGET,
                    DEC_MARSHAL_DEST, DEC_MOVE_DEST, DEC_PICKPOCKET, DEC_PUNCH_DEST, DEC_PUNCH_LOOT,
@@ -124,9 +124,7 @@ def action_to_string(state: np.ndarray, action: int) -> str:
     Raises:
         ValueError: if ``action`` is not in ``range(N_ACTIONS)``.
     """
-    record, action = one_record(state), int(action)
-    if not 0 <= action < N_ACTIONS:
-        raise ValueError(f"action {action} is outside 0..{N_ACTIONS - 1}")
+    record, action = record_and_action(state, action, N_ACTIONS)
     current = _int(record, "current")
     if action in _FIXED_NAMES:
         return _FIXED_NAMES[action]

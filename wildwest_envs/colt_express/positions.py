@@ -161,17 +161,12 @@ def position(num_players: int = 3, seed: int = 0, *, decision="schemin", turn=No
 
     ``seed`` is the record's generator state (as ``GAME.init(seed)`` takes it); ``options`` are the game's
     options (``expert``, ``characters``, ``carriages``, ``auto_forced``, ``max_decisions``, ``start_player``).
-    The terms and the decisions taken where the spec is silent are in the module docstring.
-
-    Raises:
-        ValueError: an unknown term or option, or an impossible value (named in the message).
-        TypeError: a term of the wrong type.
+    The terms, the decisions taken where the spec is silent and the errors are in the module docstrings (this
+    one's and ``core.positions``').
     """
     from .game import GAME
 
-    _reject_unknown(options, GAME.options.names)
-    if not is_integer(seed) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer 0..2**64-1 (the record's generator state), got {seed!r}")
+    core_positions.check_start(GAME, "Colt Express", seed, options, TURN_TERMS + BOARD_TERMS + CARD_TERMS)
     stage = decision_key(decision)
     opts = GAME.parse_options(num_players=num_players, **options)
     states = GAME.init(seed, **opts)
@@ -315,20 +310,7 @@ def _level_name(level: int) -> str:
 
 
 # ---- playing on ----------------------------------------------------------------------------------------------------
-def legal_actions(states: np.ndarray) -> list[int]:
-    """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
-    from .game import GAME
-
-    return core_positions.legal_actions(GAME, states)
-
-
-def play(states: np.ndarray, *actions) -> np.ndarray:
-    """Step the position ``states`` with each action in turn (an id, or a name as ``GAME.action_to_string``
-    gives it); returns ``states``. Raises as ``core.positions.play`` does (``ValueError``: an illegal action or
-    unknown name; ``RuntimeError``: a step broke an invariant that held before it)."""
-    from .game import GAME
-
-    return core_positions.play(GAME, states, actions)
+legal_actions, play = core_positions.bound_to(f"{__package__}.game")  # (states), (states, *actions)
 
 
 # ---- names in the game's terms -------------------------------------------------------------------------------------
@@ -459,14 +441,6 @@ def _decision_name(code: int) -> str:
 
 
 # ---- checking terms ------------------------------------------------------------------------------------------------
-def _reject_unknown(options: dict, option_names: tuple) -> None:
-    """A keyword that is neither a term nor an option of the game is a ``ValueError`` listing both."""
-    unknown = sorted(set(options) - set(option_names))
-    if unknown:
-        raise ValueError(f"unknown Colt Express position term(s) {unknown}; terms are "
-                         f"{list(TURN_TERMS + BOARD_TERMS + CARD_TERMS)}, options are {list(option_names)}")
-
-
 def _check_single(states: np.ndarray) -> np.ndarray:
     """``states`` must be a batch of one Colt Express record."""
     from .game import GAME

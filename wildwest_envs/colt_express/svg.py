@@ -1,19 +1,8 @@
 """One drawing of a Colt Express game, as a standalone SVG document (read-only).
 
-``draw(state, seat=None)`` returns the complete text of an ``<svg>`` element
-(``WIDTH`` x ``HEIGHT`` pixels, the same for every record), built with plain
-string operations: no dependency, and the same record always gives the same
-bytes. It accepts one record (``states[b]``) or a batch of one and never
-writes to it. Usage::
-
-    from pathlib import Path
-    from wildwest_envs.registry import get_game
-    from wildwest_envs.colt_express.svg import draw
-
-    game = get_game("colt_express_v0")
-    states = game.init(7, num_players=4)
-    Path("train.svg").write_text(draw(states[0]))          # omniscient: every card and purse value
-    Path("seat_1.svg").write_text(draw(states[0], seat=1))  # only what seat 1 may know (§10)
+``draw(state, seat=None)`` draws a record as every game's drawing does (``core.svg``: the arguments, the
+errors, a usage example) on ``WIDTH`` x ``HEIGHT`` pixels, the same for every record. The omniscient view
+shows every card and purse value, ``seat=k`` only what seat k may know (§10).
 
 What the picture shows:
 
@@ -94,14 +83,10 @@ drawn one by one while they fit, then summarised (``x N`` and the ids).
 
 from __future__ import annotations
 
-import math
-from xml.sax.saxutils import escape, quoteattr
-
 import numpy as np
 
-from ..core.checks import check_record
-from ..core.svg import check_seat, el as _el, fit as _fit, group as _group, num as _num, text as _text
-from ..core.svg import SPECTATOR_SEAT, view_label
+from ..core.svg import el as _el, fit as _fit, group as _group, num as _num, text as _text
+from ..core.svg import SPECTATOR_SEAT, document, record_and_viewer, star as _star, view_label
 from ..core.svg import text_width as _text_width
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, DEC_BULLETS, DEC_KEEP, DEC_PICKPOCKET, DEC_PLAN, DECISION_NAMES,
                    EVENT_NAMES, EV_NONE, IN, JEWEL_VALUE, MAX_BANDITS, N_CARD_KINDS_HELD, N_LEVELS, N_ROUNDS,
@@ -131,7 +116,6 @@ PILE_CARD_H = 34.0
 SEATS_TOP = 516.0
 SEATS_BOTTOM = 852.0
 LEGEND_TOP = 858.0
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#2b2118"
 PAPER = "#fbf6ea"
 BACKGROUND = "#efe6d2"
@@ -170,16 +154,6 @@ def _ink_on(colour: str) -> str:
     """Black or white text, whichever reads better on ``colour`` (``#rrggbb``)."""
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
-
-
-def _star(cx: float, cy: float, r: float, **attributes) -> str:
-    """A five-pointed star polygon."""
-    points = []
-    for i in range(10):
-        radius = r if i % 2 == 0 else r * 0.45
-        angle = math.pi / 2 + i * math.pi / 5
-        points.append(f"{_num(cx + radius * math.cos(angle))},{_num(cy - radius * math.sin(angle))}")
-    return _el("polygon", points=" ".join(points), **attributes)
 
 
 def _bandit_colour(record: np.void, bandit: int) -> str:
@@ -774,26 +748,9 @@ _LEGEND = _legend()
 
 # ---- the document -----------------------------------------------------------------------------------------------
 def draw(state: np.ndarray, seat: int | None = None) -> str:
-    """The SVG document of one record: the omniscient view, or what ``seat`` may know (module docstring).
-
-    Args:
-        state: one Colt Express record, or a batch of one.
-        seat: None for the omniscient view, the seat (0..N-1) whose view to draw, or ``core.svg.SPECTATOR``.
-
-    Returns:
-        A complete ``<svg>`` document of ``WIDTH`` x ``HEIGHT`` pixels (deterministic text).
-
-    Raises:
-        TypeError: ``state`` is not a Colt Express record, or ``seat`` not an int.
-        ValueError: a batch of more than one record, or a seat outside the game.
-    """
-    record = check_record(GAME_NAME, STATE_DTYPE, state)
-    viewer = check_seat(GAME_NAME, record, seat)
-    who = view_label(viewer)
+    """The SVG document of one Colt Express record as ``seat`` may see it: every game's ``draw`` (``core.svg``)."""
+    record, viewer = record_and_viewer(GAME_NAME, STATE_DTYPE, state, seat)
     title = (f"Colt Express, {_int(record, 'num_players')} players, round {_int(record, 'round') + 1}, "
-             f"{PHASES[_phase(record)]} ({who})")
-    body = [f"<title>{escape(title)}</title>",
-            _el("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill=BACKGROUND),
-            _header(record, viewer), _train(record, viewer), _pile(record, viewer), _seats(record, viewer), _LEGEND]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family={quoteattr(FONT)}>' + "".join(body) + "</svg>")
+             f"{PHASES[_phase(record)]} ({view_label(viewer)})")
+    return document(WIDTH, HEIGHT, title, BACKGROUND, [
+        _header(record, viewer), _train(record, viewer), _pile(record, viewer), _seats(record, viewer), _LEGEND])

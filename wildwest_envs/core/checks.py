@@ -138,6 +138,15 @@ def one_record(state):
     return state[()] if isinstance(state, np.ndarray) else state
 
 
+def record_and_action(state, action, n_actions: int) -> tuple[np.void, int]:
+    """What a game's ``action_to_string`` reads: the one record of ``state`` (``one_record``) and ``action`` as an
+    int; ``ValueError`` when it is outside ``range(n_actions)``."""
+    record, action = one_record(state), int(action)
+    if not 0 <= action < n_actions:
+        raise ValueError(f"action {action} is outside 0..{n_actions - 1}")
+    return record, action
+
+
 def check_record(name: str, state_dtype: np.dtype, state):
     """The one record of ``state`` (``one_record``), checked to be of game ``name``."""
     record = one_record(state)

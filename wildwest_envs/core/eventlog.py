@@ -13,8 +13,9 @@ more with the writes in, the first time events are asked for
 stay one code path, with no buffer argument threaded through them.
 
 Each game declares its kinds once (``EventKinds``: a code, a name, the names of
-up to four integer arguments, the spec section) and reads the rows back as
-``Event`` objects. ``seen`` is decided where the event happens, by the rule
+up to four integer arguments, the spec section; ``declare`` reads them from a
+table that also says who sees each kind) and reads the rows back as ``Event``
+objects. ``seen`` is decided where the event happens, by the rule
 that knows what each seat may know: a private event (the card a seat drew) goes
 to that seat only and a public twin without the secret to the others.
 """
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.extending import overload
 
 EVENT_WIDTH = 6  # kind, seen, a, b, c, d
@@ -59,18 +60,23 @@ def _append(state, kind, seen, a, b, c, d):
 @overload(emit, inline="always")
 def _emit_impl(state, kind, seen, a, b, c, d):
     """The compiled ``emit``: ``_append`` on a logged record, nothing on any other (chosen at compile time)."""
-    if isinstance(state, types.Record) and "events" in state.fields:
-        return _append
-    return _nothing
+    return _append if is_logged(state) else _nothing
+
+
+def is_logged(state) -> bool:
+    """Whether the numba type ``state`` is a logged record, with an event buffer (for the overloads of the games'
+    emit helpers, chosen at compile time as ``emit`` is)."""
+    return isinstance(state, types.Record) and "events" in state.fields
 
 
 def _nothing(state, kind, seen, a, b, c, d):
     return None
 
 
+@njit(cache=True, inline="always")
 def seat_bit(seat: int) -> int:
-    """The bit of ``seat`` in a ``seen`` set."""
-    return 1 << int(seat)
+    """The bit of ``seat`` in a ``seen`` set: the ``seen`` set of that seat alone."""
+    return np.int64(1) << np.int64(seat)
 
 
 @lru_cache(maxsize=64)
@@ -134,11 +140,28 @@ class EventKinds:
                                 seats))
         return events
 
+    @classmethod
+    def declare(cls, table) -> tuple[EventKinds, dict[str, str]]:
+        """The kinds of a game's ``table`` of rows ``(code, name, arguments, who sees it, section, what it
+        reports)``, and ``{name: who sees it}`` (the words of its module docstring's table)."""
+        kinds = cls(*(EventKind(code, name, args, doc, section) for code, name, args, _, section, doc in table))
+        return kinds, {name: who for _, name, _, who, _, _ in table}
+
     def markdown_table(self) -> str:
         """The kinds as a Markdown table: name, arguments, what it reports, spec section."""
         rows = ["| event | arguments | meaning | § |", "|---|---|---|---|"]
         rows += [f"| ``{k.name}`` | {', '.join(k.args)} | {k.doc} | {k.section} |" for k in self.by_code.values()]
         return "\n".join(rows)
+
+
+def cash_changes(events, num_players: int, money: dict) -> list[int]:
+    """The cash each seat gained (negative: lost) by the ``events`` of a step; ``money`` names the events that move
+    money: ``{kind: ((seat argument, amount argument, sign), ...)}``."""
+    change = [0] * num_players
+    for event in events:
+        for seat_arg, amount_arg, sign in money.get(event.kind, ()):
+            change[event.data[seat_arg]] += sign * event.data[amount_arg]
+    return change
 
 
 def to_logged(states: np.ndarray, capacity: int) -> np.ndarray:

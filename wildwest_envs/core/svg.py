@@ -1,9 +1,24 @@
 """Small helpers shared by the games' SVG drawings (``<game>.svg.draw``): stable element text, no dependency.
 
-Every drawing is built with plain string operations so that the same record always gives the same bytes:
-coordinates are written with at most one decimal (``num``), attribute names are written Python-style with
-underscores (``font_size=11`` becomes ``font-size="11"``, a trailing underscore is dropped so ``class_`` works),
-values are XML-quoted and ``None`` leaves an attribute out. Usage::
+Every game's ``<game>.svg.draw(state, seat=None)`` returns the complete text of an ``<svg>`` element
+(``document``), built with plain string operations: no dependency, and the same record always gives the same
+bytes. It accepts one record (``states[b]``) or a batch of one and never writes to it. ``seat=None`` draws the
+omniscient view, ``seat=k`` only what seat k may know and ``seat=SPECTATOR`` what every seat may know
+(``check_seat``). It raises ``TypeError`` for a record of another game or a seat that is not an int, and
+``ValueError`` for a batch of more than one record or a seat outside the game. Usage::
+
+    from pathlib import Path
+    from wildwest_envs.registry import get_game
+    from wildwest_envs.colt_express.svg import draw  # each game's module: <game>.svg
+
+    game = get_game("colt_express_v0")
+    states = game.init(7, num_players=4)
+    Path("board.svg").write_text(draw(states[0]))           # the omniscient view
+    Path("seat_1.svg").write_text(draw(states[0], seat=1))  # only what seat 1 may know
+
+In the helpers' text, coordinates are written with at most one decimal (``num``), attribute names are written
+Python-style with underscores (``font_size=11`` becomes ``font-size="11"``, a trailing underscore is dropped so
+``class_`` works), values are XML-quoted and ``None`` leaves an attribute out. Usage::
 
     from wildwest_envs.core.svg import el, group, text
     group([el("rect", x=0, y=0, width=10.25, height=4, fill="#fff"), text(2, 3, "A & B")], class_="piece")
@@ -13,10 +28,14 @@ values are XML-quoted and ``None`` leaves an attribute out. Usage::
 
 from __future__ import annotations
 
+import math
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from .checks import check_record
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"  # every drawing's font family
 CHAR_WIDTH = 0.56  # a rough width of one character, in font sizes (no font metrics: layout and truncation only)
 BOLD_CHAR_WIDTH = 0.62
 
@@ -54,6 +73,24 @@ def group(parts: list[str], **attributes) -> str:
     return f"<g{attrs(attributes)}>" + "".join(parts) + "</g>"
 
 
+def document(width, height, title: str, background: str, parts) -> str:
+    """A complete ``<svg>`` document of ``width`` x ``height`` pixels in ``FONT``: its ``<title>``, a background
+    of colour ``background``, then ``parts`` (element texts) in order."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family={quoteattr(FONT)}>' + f"<title>{escape(title)}</title>"
+            + el("rect", x=0, y=0, width=width, height=height, fill=background) + "".join(parts) + "</svg>")
+
+
+def star(cx: float, cy: float, r: float, **attributes) -> str:
+    """A five-pointed star polygon (a sheriff's or marshal's badge) of outer radius ``r`` centred on ``(cx, cy)``."""
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        angle = math.pi / 2 + i * math.pi / 5
+        points.append(f"{num(cx + radius * math.cos(angle))},{num(cy - radius * math.sin(angle))}")
+    return el("polygon", points=" ".join(points), **attributes)
+
+
 def text_width(content: str, size: float, bold: bool = False) -> float:
     """A rough width of one line of text, in pixels."""
     return len(content) * size * (BOLD_CHAR_WIDTH if bold else CHAR_WIDTH)
@@ -89,6 +126,13 @@ def check_seat(game_name: str, record: np.void, seat) -> int | None:
     if not 0 <= int(seat) < players:
         raise ValueError(f"{game_name}: seat {seat} is not a seat of this {players}-player game")
     return int(seat)
+
+
+def record_and_viewer(game_name: str, dtype: np.dtype, state, seat) -> tuple[np.void, int | None]:
+    """What every ``draw`` checks first: the one record of ``dtype`` that ``state`` is or holds
+    (``core.checks.check_record``), and ``seat`` as ``check_seat`` reads it for that record."""
+    record = check_record(game_name, dtype, state)
+    return record, check_seat(game_name, record, seat)
 
 
 def view_label(viewer: int | None) -> str:

@@ -110,10 +110,10 @@ prefetch is only a hint: it changes no result either way).
 
 from __future__ import annotations
 
-from numba import njit, types
+from numba import njit
 from numba.extending import overload
 
-from ..core.eventlog import EventKind, EventKinds
+from ..core.eventlog import EventKind, EventKinds, is_logged
 from .data import ENTRY_ENTERED
 
 (EV_START_ROLL, EV_START_PLAYER, EV_ROUND_BEGINS, EV_BUILD_ROLL, EV_TURN_BEGINS, EV_START_CHOSEN, EV_COOP_PROPOSED,
@@ -197,7 +197,7 @@ def _entrant_seat(state, i: int) -> int:
 @overload(entrant_seat, inline="always")
 def _entrant_seat_impl(state, i):
     """``entrant_seat``: the loop on a logged record, -1 on any other (chosen at compile time)."""
-    if isinstance(state, types.Record) and "events" in state.fields:
+    if is_logged(state):
         return lambda state, i: _entrant_seat(state, i)
     return lambda state, i: -1
 

@@ -121,7 +121,8 @@ from itertools import pairwise
 import numpy as np
 
 from ..core import positions as core_positions
-from ..core.positions import mapping as _mapping, sequence as _sequence
+from ..core.positions import mapping as _mapping, seat as _seat, seat_values as _seat_values
+from ..core.positions import sequence as _sequence
 from ..core.options import is_integer
 from . import building, races
 from .data import (CONTEXT_NAMES, CTX_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_RACE_ENTRY,
@@ -153,17 +154,12 @@ def position(num_players: int = 3, seed: int = 0, *, decision=None, turn: int | 
 
     ``seed`` is the record's generator state (as ``GAME.init(seed)`` takes it); ``options`` are the game's
     options (``start_player``, ``build_rounds``, ``coop_building``, ``extension_mode``, ``auto_forced``...);
-    ``game`` is the map's ``Game`` (default: the western USA map's, ``rail_v0.GAME``). The terms and the
-    decisions taken where the spec is silent are in the module docstring.
-
-    Raises:
-        ValueError: an unknown term or option, or an impossible value (named in the message).
-        TypeError: a term of the wrong type.
+    ``game`` is the map's ``Game`` (default: the western USA map's, ``rail_v0.GAME``). The terms, the decisions
+    taken where the spec is silent and the errors are in the module docstrings (this one's and ``core.positions``').
     """
     game = _game(game)
-    _reject_unknown(options, game)
-    if not is_integer(seed) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer 0..2**64-1 (the record's generator state), got {seed!r}")
+    aliases = {alias for o in game.options.options for alias in o.aliases}
+    core_positions.check_start(game, "Rail", seed, options, TURN_TERMS + BOARD_TERMS, aliases)
     code = _decision(decision, race, entries)
     _check_terms_of(code, turn=turn, bp=bp, proposer=proposer, funding=funding, race=race, entries=entries,
                     races_run=races_run)
@@ -267,20 +263,15 @@ def build(a, b, game=None) -> int:
 
 def decision_code(decision) -> int:
     """The ``CTX_*`` code of a decision a position can be built at (module docstring: ``decision``)."""
-    if is_integer(decision) and decision in DECISIONS.values():
-        return int(decision)
-    if isinstance(decision, str):
-        key = decision.strip().lower()
-        if key in DECISIONS:
-            return DECISIONS[key]
-        by_name = {CONTEXT_NAMES[c].lower(): c for c in DECISIONS.values()}
-        if key in by_name:
-            return by_name[key]
-        if key in ("coop_build", "co-build"):
-            raise ValueError(f"decision {decision!r}: a co-build is reached by play from decision='coop_response' "
-                             "(script the partner's dice, then play 'accept co-build')")
-    names = [CONTEXT_NAMES[c] for c in DECISIONS.values()]
-    raise ValueError(f"decision must be one of {list(DECISIONS)} (or {names}), got {decision!r}")
+    return core_positions.decision_code(decision, DECISIONS, CONTEXT_NAMES, _reached_by_play)
+
+
+def _reached_by_play(key: str) -> str | None:
+    """How a decision that positions are not built at is reached (``core.positions.decision_code``)."""
+    if key in ("coop_build", "co-build"):
+        return "a co-build is reached by play from decision='coop_response' (script the partner's dice, then play " \
+               "'accept co-build')"
+    return None
 
 
 # ---- names in the game's terms -----------------------------------------------------------------------------------
@@ -336,15 +327,6 @@ def _game(game):
     if getattr(game, "rail_map", None) is None:
         raise TypeError(f"game must be a Rail Game (rail.game.make_game), got {type(game).__name__}")
     return game
-
-
-def _reject_unknown(options: dict, game) -> None:
-    """A keyword that is neither a term nor an option of the game is a ``ValueError`` listing both."""
-    known = set(game.options.names) | {alias for o in game.options.options for alias in o.aliases}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ValueError(f"unknown Rail position term(s) {unknown}; terms are {list(TURN_TERMS + BOARD_TERMS)}, "
-                         f"options are {list(game.options.names)}")
 
 
 def _check_single(states, game) -> None:
@@ -429,25 +411,6 @@ def _opener(first, actor: tuple, decided: int, offset: int, opts: dict) -> int |
     return opener
 
 
-def _seat(p, n: int, term: str) -> int:
-    """``p`` as a seat of an n-player game, or a ``ValueError`` naming ``term``."""
-    if not is_integer(p) or not 0 <= p < n:
-        raise ValueError(f"{term}: seat {p!r} is not a seat of this {n}-player game (0..{n - 1})")
-    return int(p)
-
-
-
-
-def _seat_values(term: str, value, n: int) -> dict[int, object]:
-    """``{seat: value}`` from one value for every seat, a sequence of N values or a mapping by seat."""
-    if isinstance(value, Mapping):
-        return {_seat(p, n, term): v for p, v in value.items()}
-    if is_integer(value):
-        return dict.fromkeys(range(n), value)
-    values = _sequence(value, term)
-    if len(values) != n:
-        raise ValueError(f"{term} must give one value per seat ({n}), got {len(values)}: {values!r}")
-    return dict(enumerate(values))
 
 
 # ---- start cities and lines --------------------------------------------------------------------------------------

@@ -1,22 +1,13 @@
 """One drawing of a Rail game, as a standalone SVG document (read-only).
 
-``draw(state, seat=None, rail_map=None)`` returns the complete text of an
-``<svg>`` element for a record of the map ``rail_map`` (default: the western
-USA map, ``data.DEFAULT_MAP``), built with plain string operations: no
-dependency, and the same record always gives the same bytes. Its size
-(``sheet_size(rail_map)``) depends on the map only: the hex size is chosen so
-that any map of the generic format (§3.8) fits the map area. It accepts one
-record or a batch of one and never writes to it. Usage::
+``draw(state, seat=None, rail_map=None)`` draws a record of the map
+``rail_map`` (default: the western USA map, ``data.DEFAULT_MAP``) as every
+game's drawing does (``core.svg``: the arguments, the errors, a usage example).
+Its size (``sheet_size(rail_map)``) depends on the map only: the hex size is
+chosen so that any map of the generic format (§3.8) fits the map area. A game
+on another map passes its map::
 
-    from pathlib import Path
-    from wildwest_envs.registry import get_game
-    from wildwest_envs.rail.svg import draw
-
-    game = get_game("rail_v0")
-    states = game.init(7, num_players=4)
-    Path("rail.svg").write_text(draw(states[0]))
-    # a game on another map: pass its map (make_game(path).rail_map)
-    Path("other.svg").write_text(draw(other_states[0], rail_map=other_game.rail_map))
+    Path("other.svg").write_text(draw(other_states[0], rail_map=other_game.rail_map))  # make_game(path).rail_map
 
 ``make_draw(rail_map)`` returns the same function bound to a map:
 ``draw(state, seat=None)``.
@@ -68,12 +59,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
 from ..core.checks import one_record
-from ..core.svg import check_seat, el as _el, fit as _fit, group as _group, num as _num, text as _text
+from ..core.svg import check_seat, document, el as _el, fit as _fit, group as _group, num as _num, text as _text
 from .data import (CONTEXT_NAMES, CTX_GAME_OVER, CTX_RACE_ENTRY, DEFAULT_MAP, ENTRY_DECLINED, ENTRY_ENTERED,
                    FUND_ACCOUNT, N_ROUTE_OBJECTIVES, N_SLOTS)
 from .maps import (HOME, HX_COUNTRY, HX_NBR, HX_RIVER, HX_TERRAIN, ST_A, ST_B, T_MOUNTAIN,
@@ -93,7 +83,6 @@ TEXT_R = 30.0  # city markers and texts grow with the hexes up to this radius on
 PANEL_W = 430.0
 PANEL_MIN_H = 800.0
 LEGEND_H = 44.0
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#222222"
 PAPER = "#fcfaf3"
 BACKGROUND = "#e9e4d6"
@@ -612,8 +601,7 @@ def draw(state: np.ndarray, seat: int | None = None, rail_map: RailMap | None = 
     balances = [f"player_{s} {_money(record['balance'][s])}" for s in range(int(record["num_players"]))]
     header.append(_text(sheet.width - 16, 35, "   ".join(balances), 13, fill="#e8e8e8", text_anchor="end",
                         font_weight="bold"))
-    body = [f"<title>{escape(title)}</title>",
-            _el("rect", x=0, y=0, width=sheet.width, height=sheet.height, fill=BACKGROUND),
+    return document(sheet.width, sheet.height, title, BACKGROUND, [
             _group(header, class_="header"),
             _group([sheet.terrain], class_="map"),
             _draw_routes(rail_map, record, sheet),
@@ -622,9 +610,7 @@ def draw(state: np.ndarray, seat: int | None = None, rail_map: RailMap | None = 
             _draw_race_ends(rail_map, record, sheet),
             _draw_cities(rail_map, record, sheet),
             _panel(rail_map, record, sheet),
-            _legend(sheet)]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{sheet.width}" height="{sheet.height}" '
-            f'viewBox="0 0 {sheet.width} {sheet.height}" font-family={quoteattr(FONT)}>' + "".join(body) + "</svg>")
+            _legend(sheet)])
 
 
 def make_draw(rail_map: RailMap):

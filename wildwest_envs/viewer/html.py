@@ -2,9 +2,9 @@
 
 The record is replayed (``core.records.replay``, every state from the deal on), so a record this
 library cannot replay is refused before anything is written. Each state is drawn once per point of
-view: the omniscient one and each seat's (``Game.draw(state, seat)``, its ``svg`` module, where the game
-has it); a game of perfect information draws one board per step for every view. A game without a
-drawing module shows its text board (``Game.render_ansi``, colour codes stripped), which is omniscient:
+view: the omniscient one and each seat's (``Game.draw(state, seat)``, its ``svg`` module); a game of
+perfect information draws one board per step for every view. Without drawings (``drawings=False``) the
+page shows the text board (``Game.render_ansi``, colour codes stripped), which is omniscient:
 its seat views then hide only the events and the other seats' actions that seat may not see, and the
 page says so.
 
@@ -152,8 +152,8 @@ def _hidden_scores(game, states: np.ndarray, n: int, tries: int = SCORE_TRIES) -
 
 def drawing_function(game):
     """The game's SVG drawing, ``game.draw(state, seat)`` (its ``svg`` module's ``draw``, bound to its map for
-    Rail), or ``None`` for a game built without one."""
-    return game.draw if getattr(game, "draw_fn", None) is not None else None
+    Rail): every ``Game`` has one (``Game.draw_fn``)."""
+    return game.draw
 
 
 def event_text(event: dict) -> str:

@@ -13,21 +13,24 @@ Element ids the tests read: ``first``, ``prev``, ``next``, ``last`` (buttons), `
 is decoded and the first step shown, ``"error"`` if decoding failed.
 """
 
-PAGE = r"""<!DOCTYPE html>
+HEAD = r"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>@TITLE@</title>
-<style>
-:root { --ink: #2b2118; --paper: #f6efe1; --panel: #fffaf0; --line: #d8c8a8; --accent: #8c3b1f; }
+"""  # the start of this page and of ``web_page.PAGE``, up to the title
+STYLE = r""":root { --ink: #2b2118; --paper: #f6efe1; --panel: #fffaf0; --line: #d8c8a8; --accent: #8c3b1f; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif; color: var(--ink);
        background: var(--paper); }
 header { padding: 8px 16px; background: #3b2a1e; color: #f6d28b; }
 header h1 { margin: 0; font: bold 20px Georgia, serif; display: inline; }
 header .sub { color: #f3ead7; margin-left: 12px; }
-#controls { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; align-items: center; gap: 8px;
+"""  # the style rules both pages share (colours, body, header)
+
+PAGE = HEAD + r"""<title>@TITLE@</title>
+<style>
+""" + STYLE + r"""#controls { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; align-items: center; gap: 8px;
             padding: 8px 16px; background: #eadbbd; border-bottom: 1px solid var(--line); }
 #controls button { font-size: 16px; min-width: 40px; padding: 3px 8px; cursor: pointer; }
 #slider { flex: 1 1 240px; min-width: 160px; }

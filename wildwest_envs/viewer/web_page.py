@@ -10,21 +10,11 @@ shown (``"error"`` if the first failed), ``decision`` the decision count shown, 
 end, ``busy`` ``"1"`` while a move is being played.
 """
 
-PAGE = r"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>wildwest-play</title>
+from .page import HEAD, STYLE
+
+PAGE = HEAD + r"""<title>wildwest-play</title>
 <style>
-:root { --ink: #2b2118; --paper: #f6efe1; --panel: #fffaf0; --line: #d8c8a8; --accent: #8c3b1f; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif; color: var(--ink);
-       background: var(--paper); }
-header { padding: 8px 16px; background: #3b2a1e; color: #f6d28b; }
-header h1 { margin: 0; font: bold 20px Georgia, serif; display: inline; }
-header .sub { color: #f3ead7; margin-left: 12px; }
-#bar { position: sticky; top: 0; z-index: 2; padding: 8px 16px; background: #eadbbd;
+""" + STYLE + r"""#bar { position: sticky; top: 0; z-index: 2; padding: 8px 16px; background: #eadbbd;
        border-bottom: 1px solid var(--line); font-weight: bold; }
 #bar.mine { background: #f6d28b; }
 #bar.over { background: #d9e8c4; }

@@ -6,8 +6,8 @@
 
 * ``GET /``: the page (``web_page.PAGE``: one HTML document, no external resource);
 * ``GET /state``: what the person's seat may see, as JSON (``PlaySession.view``): the board (the game's
-  SVG drawing from that seat, ``<package>.svg.draw(state, seat)``, or its text board while the game has no
-  drawing), the legal moves by id and name when it is the person's turn, the moves and events the seat may
+  SVG drawing from that seat, ``<package>.svg.draw(state, seat)``, or its text board if the drawing
+  fails), the legal moves by id and name when it is the person's turn, the moves and events the seat may
   see since its last move, the scores it may know, whose turn it is and, at the end, the result and where
   the record was saved;
 * ``POST /move`` with ``{"action": <id>, "decision": <n>}`` (``decision`` optional: the decision count the
@@ -201,16 +201,15 @@ class PlaySession:
         return view
 
     def _board(self, state) -> dict:
-        if self.draw is not None:
-            try:
-                return {"kind": "svg", "content": self.draw(state, self.seat), "notice": ""}
-            except Exception as error:  # noqa: BLE001 - a drawing being written must not stop the game
-                if not self.draw_error:
-                    self.draw_error = f"{type(error).__name__}: {error}"
-                    print(f"wildwest-play: the {self.game.name} drawing failed ({self.draw_error}); showing the "
-                          f"text board", file=sys.stderr)
-        notice = (f"No drawing of {self.game.name} here: this is the game's text board"
-                  + (f" (the drawing failed: {self.draw_error})" if self.draw_error else "") + ".")
+        try:
+            return {"kind": "svg", "content": self.draw(state, self.seat), "notice": ""}
+        except Exception as error:  # noqa: BLE001 - a drawing being written must not stop the game
+            if not self.draw_error:
+                self.draw_error = f"{type(error).__name__}: {error}"
+                print(f"wildwest-play: the {self.game.name} drawing failed ({self.draw_error}); showing the "
+                      f"text board", file=sys.stderr)
+        notice = f"No drawing of {self.game.name} here: this is the game's text board (the drawing failed: " \
+                 f"{self.draw_error})."
         return {"kind": "text", "content": text_board(self.game, state), "notice": notice}
 
     def _since(self) -> list[dict]:

@@ -25,19 +25,11 @@ Action layout (``Discrete(59)``, §13.1)::
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
-DATA_PATH = Path(__file__).parent / "data" / "way_out_west.json"
-DATA = json.loads(DATA_PATH.read_text())
+from ..core.tables import frozen as _frozen, game_json
 
-
-def _frozen(values, dtype) -> np.ndarray:
-    array = np.array(values, dtype=dtype)
-    array.setflags(write=False)
-    return array
+DATA_PATH, DATA = game_json(__file__, "way_out_west.json")
 
 
 # ---- players and components (§2, §4) -----------------------------------------------------------

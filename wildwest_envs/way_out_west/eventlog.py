@@ -104,10 +104,10 @@ and cheap expressions; ``emit_game_over``, which writes many rows, compiles to n
 from __future__ import annotations
 
 import numpy as np
-from numba import types
 from numba.extending import overload
 
-from ..core.eventlog import EVERYONE, EventKind, EventKinds, emit
+from ..core import eventlog as core_eventlog
+from ..core.eventlog import EVERYONE, EventKinds, emit, is_logged
 from .data import MAX_PLAYERS
 
 (EV_SETUP_COWBOY, EV_AUCTION_STARTED, EV_BID_RAISED, EV_POSITION_TAKEN, EV_BID_PAID, EV_ACTION_PHASE_STARTED,
@@ -192,8 +192,7 @@ _KINDS = (  # code, name, arguments, who sees it, section, what it reports
      "a seat's final VP and cash, and whether it won"),
 )
 
-EVENT_KINDS = EventKinds(*(EventKind(code, name, args, doc, section) for code, name, args, _, section, doc in _KINDS))
-WHO_SEES = {name: who for _, name, _, who, _, _ in _KINDS}  # the docstring's "who sees it" column
+EVENT_KINDS, WHO_SEES = EventKinds.declare(_KINDS)  # WHO_SEES: the docstring's "who sees it" column
 
 # the events that move money: kind -> ((seat argument, amount argument, sign), ...)
 MONEY = {
@@ -209,11 +208,7 @@ MONEY = {
 
 def cash_changes(events, num_players: int) -> list[int]:
     """The cash each seat gained (negative: lost) by the ``events`` of a step (``MONEY``)."""
-    change = [0] * num_players
-    for event in events:
-        for seat_arg, amount_arg, sign in MONEY.get(event.kind, ()):
-            change[event.data[seat_arg]] += sign * event.data[amount_arg]
-    return change
+    return core_eventlog.cash_changes(events, num_players, MONEY)
 
 
 # ---- the end-of-game rows: nothing at all on a plain record (as core.eventlog.emit) ----------------------------
@@ -261,6 +256,6 @@ def _nothing_game_over(state):
 @overload(emit_game_over)
 def _emit_game_over_impl(state):
     """The compiled ``emit_game_over``: the rows on a logged record, nothing on any other."""
-    if isinstance(state, types.Record) and "events" in state.fields:
+    if is_logged(state):
         return _game_over_rows()
     return _nothing_game_over

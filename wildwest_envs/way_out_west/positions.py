@@ -78,6 +78,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..core import positions as core_positions
+from ..core.positions import seat as _seat
 from ..core.options import is_integer
 from .data import (A_BOX, A_PASS, A_TOWN, BT_KEYS, BT_NAMES, BUILDING_SPACES, CORRALS, DEC_AUCTION_BID,
                    DEC_CHOOSE_ACTION, DEC_SETUP_PLACE_COWBOY, DECISION_NAMES, LAST_TOWN, N_BOXES, N_BT, N_CATTLE,
@@ -102,18 +103,13 @@ def position(num_players: int = 3, seed: int = 0, *, decision="action", turn: in
     """A position (a batch of one record) at ``decision``, with the board, money and turn the terms give.
 
     ``seed`` is the record's generator state (as ``GAME.init(seed)`` takes it); ``options`` are the game's
-    options (``num_rounds``, ``start_player``, ``preset_dice``, ``auto_forced``, ``max_decisions``). The terms
-    and the decisions taken where the spec is silent are in the module docstring.
-
-    Raises:
-        ValueError: an unknown term or option, or an impossible value (named in the message).
-        TypeError: a term of the wrong type.
+    options (``num_rounds``, ``start_player``, ``preset_dice``, ``auto_forced``, ``max_decisions``). The terms,
+    the decisions taken where the spec is silent and the errors are in the module docstrings (this one's and
+    ``core.positions``').
     """
     from .game import GAME
 
-    _reject_unknown(options, GAME.options.names)
-    if not is_integer(seed) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer 0..2**64-1 (the record's generator state), got {seed!r}")
+    core_positions.check_start(GAME, "Way Out West", seed, options, TURN_TERMS + BOARD_TERMS + MONEY_TERMS)
     code = decision_code(decision)
     opts = GAME.parse_options(num_players=num_players, **options)
     board = {"cowboys": cowboys, "cattle": cattle, "buildings": buildings, "farmers": farmers, "frontier": frontier}
@@ -160,20 +156,7 @@ def place(states: np.ndarray, *, cowboys=None, cattle=None, buildings=None, farm
 
 
 # ---- playing on ----------------------------------------------------------------------------------------------------
-def legal_actions(states: np.ndarray) -> list[int]:
-    """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
-    from .game import GAME
-
-    return core_positions.legal_actions(GAME, states)
-
-
-def play(states: np.ndarray, *actions) -> np.ndarray:
-    """Step the position ``states`` with each action in turn (an id, or a name as ``GAME.action_to_string``
-    gives it); returns ``states``. Raises as ``core.positions.play`` does (``ValueError``: an illegal action or
-    unknown name; ``RuntimeError``: a step broke an invariant that held before it)."""
-    from .game import GAME
-
-    return core_positions.play(GAME, states, actions)
+legal_actions, play = core_positions.bound_to(f"{__package__}.game")  # (states), (states, *actions)
 
 
 def box(b: int) -> int:
@@ -190,56 +173,35 @@ def town(t) -> int:
 
 def decision_code(decision) -> int:
     """The ``DEC_*`` code of a decision a position can be built at (module docstring: ``decision``)."""
-    if is_integer(decision) and decision in DECISIONS.values():
-        return int(decision)
-    if isinstance(decision, str):
-        key = decision.strip().lower()
-        if key in DECISIONS:
-            return DECISIONS[key]
-        by_name = {DECISION_NAMES[c].lower(): c for c in DECISIONS.values()}
-        if key in by_name:
-            return by_name[key]
-        if key.upper() in DECISION_NAMES:
-            raise ValueError(f"decision {decision!r}: positions are built at {list(DECISIONS)}; reach "
-                             f"{key.upper()} by play from an action-turn position, e.g. play(states, box(16), ...)")
-    names = [DECISION_NAMES[c] for c in DECISIONS.values()]
-    raise ValueError(f"decision must be one of {list(DECISIONS)} (or {names}), got {decision!r}")
+    return core_positions.decision_code(decision, DECISIONS, DECISION_NAMES, _reached_by_play)
+
+
+def _reached_by_play(key: str) -> str | None:
+    """How a decision that positions are not built at is reached (``core.positions.decision_code``)."""
+    if key.upper() in DECISION_NAMES:
+        return (f"positions are built at {list(DECISIONS)}; reach {key.upper()} by play from an action-turn "
+                f"position, e.g. play(states, box(16), ...)")
+    return None
 
 
 # ---- names in the game's terms -----------------------------------------------------------------------------------
 def town_index(t, term: str) -> int:
     """Town ``t`` (an index 0..4 or a name, any case) as an index; ``ValueError`` naming ``term`` otherwise."""
-    if is_integer(t) and 0 <= t < N_TOWNS:
-        return int(t)
-    if isinstance(t, str):
-        names = [name.lower() for name in TOWN_NAMES]
-        if t.strip().lower() in names:
-            return names.index(t.strip().lower())
+    index = core_positions.index_or_name(t, N_TOWNS, TOWN_NAMES)
+    if index is not None:
+        return index
     raise ValueError(f"{term}: unknown town {t!r}; towns are 0..{N_TOWNS - 1} or {list(TOWN_NAMES)}")
 
 
 def counter_type(k, term: str = "buildings") -> int:
     """B&T type ``k`` (an index 0..5, a key such as ``"bank"`` or a name) as an index."""
-    if is_integer(k) and 0 <= k < N_BT:
-        return int(k)
-    if isinstance(k, str):
-        for names in (BT_KEYS, BT_NAMES):
-            lowered = [name.lower() for name in names]
-            if k.strip().lower() in lowered:
-                return lowered.index(k.strip().lower())
+    kind = core_positions.index_or_name(k, N_BT, BT_KEYS, BT_NAMES)
+    if kind is not None:
+        return kind
     raise ValueError(f"{term}: unknown counter type {k!r}; types are 0..{N_BT - 1} or {list(BT_KEYS)}")
 
 
 # ---- the decision and whose turn --------------------------------------------------------------------------------
-def _reject_unknown(options: dict, option_names: tuple) -> None:
-    """A keyword that is neither a term nor an option of the game is a ``ValueError`` listing both."""
-    unknown = sorted(set(options) - set(option_names))
-    if unknown:
-        terms = list(TURN_TERMS + BOARD_TERMS + MONEY_TERMS)
-        raise ValueError(f"unknown Way Out West position term(s) {unknown}; terms are {terms}, "
-                         f"options are {list(option_names)}")
-
-
 def _check_setup_terms(board: dict, turn_order, lap, round_) -> None:
     """A setup position is the fresh game: its board fills by placement (§4 step 4)."""
     for name, value in board.items():
@@ -397,12 +359,6 @@ def _seat_values(term: str, value, n: int) -> dict[int, object]:
         raise ValueError(f"{term} must give one value per seat ({n}), got {len(value)}: {list(value)!r}")
     return dict(enumerate(value))
 
-
-def _seat(p, n: int, term: str) -> int:
-    """``p`` as a seat of an n-player game, or a ``ValueError`` naming ``term``."""
-    if not is_integer(p) or not 0 <= p < n:
-        raise ValueError(f"{term}: seat {p!r} is not a seat of this {n}-player game (0..{n - 1})")
-    return int(p)
 
 
 def _count(term: str, value, high: int) -> int:

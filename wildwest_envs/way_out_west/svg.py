@@ -1,19 +1,8 @@
 """One drawing of a Way Out West game, as a standalone SVG document (read-only).
 
-``draw(state, seat=None)`` returns the complete text of an ``<svg>`` element
-(``WIDTH`` x ``HEIGHT`` pixels, the same for every record), built with plain
-string operations: no dependency, and the same record always gives the same
-bytes. It accepts one record (``states[b]``) or a batch of one and never
-writes to it. Usage::
-
-    from pathlib import Path
-    from wildwest_envs.registry import get_game
-    from wildwest_envs.way_out_west.svg import draw
-
-    game = get_game("way_out_west_v0")
-    states = game.init(7, num_players=4)
-    Path("board.svg").write_text(draw(states[0]))
-    Path("seat_1.svg").write_text(draw(states[0], seat=1))  # the same bytes: nothing is hidden
+``draw(state, seat=None)`` draws a record as every game's drawing does (``core.svg``: the arguments, the
+errors, a usage example) on ``WIDTH`` x ``HEIGHT`` pixels, the same for every record; every seat's view is
+the omniscient one ("Views" below).
 
 **Views.** Way Out West hides nothing but the future dice (spec §12, ``game``
 declares it of perfect information): every counter, all money, every bid and
@@ -75,13 +64,10 @@ Colours, names and phrases come from ``render`` (``PLAYER_COLOURS``,
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
-
 import numpy as np
 
-from ..core.checks import check_record
-from ..core.svg import check_seat, el as _el, fit as _fit, group as _group, num as _num, text as _text
-from ..core.svg import text_width as _text_width
+from ..core.svg import el as _el, fit as _fit, group as _group, num as _num, text as _text
+from ..core.svg import document, record_and_viewer, star as _star, text_width as _text_width
 from .data import (ACT_BUY_CATTLE, ACT_GUNFIGHT, ACT_HIRE, BOX_ACTION, BOX_BT, BOX_MIN_PLAYERS, BT_NAMES, BT_PRICE, BUILDING_SPACES, CORRALS,
                    DEC_AUCTION_BID, DEC_BUILD_TOWN, DEC_BUY_CATTLE_COUNT, DEC_BUY_CATTLE_TOWN, DEC_CHOOSE_ACTION,
                    DEC_FARMER_TOWN, DEC_GUNFIGHT_DEFENDER, DEC_GUNFIGHT_TARGET, DEC_GUNFIGHT_TOWN, DEC_HIRE_TOWN_1,
@@ -112,7 +98,6 @@ SEATS_LEFT, SEATS_TOP, SEATS_W = 964.0, 136.0, 426.0
 SEATS_BOTTOM = TOWN_TOP + 2 * CELL_H + CELL_GAP_Y
 BOXES_TOP = 660.0
 LEGEND_TOP = 786.0
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#2b2118"
 PAPER = "#fbf6ea"
 HEADER_FILL = "#3b2a1e"
@@ -257,17 +242,6 @@ def _farmer(x: float, y: float) -> list[str]:
                 stroke_width=0.9),
             _el("circle", cx=x, cy=y - 3.6, r=2.7, fill=FARMER_FILL, stroke="#000", stroke_width=0.9),
             _el("ellipse", cx=x, cy=y - 6.3, rx=6, ry=1.6, fill="#d9b54a", stroke="#7a5b14", stroke_width=0.7)]
-
-
-def _star(cx: float, cy: float, r: float, **attributes) -> str:
-    """A five-pointed star (the sheriff's badge)."""
-    import math
-    points = []
-    for i in range(10):
-        radius = r if i % 2 == 0 else r * 0.45
-        angle = math.pi / 2 + i * math.pi / 5
-        points.append(f"{_num(cx + radius * math.cos(angle))},{_num(cy - radius * math.sin(angle))}")
-    return _el("polygon", points=" ".join(points), **attributes)
 
 
 def _sheriff(x: float, y: float, owner_colour: str) -> list[str]:
@@ -901,26 +875,13 @@ _STATIC = _trail() + _legend()
 
 # ---- the document ---------------------------------------------------------------------------------------------------
 def draw(state: np.ndarray, seat: int | None = None) -> str:
-    """The SVG document of one record (module docstring); every seat's view is the omniscient one.
-
-    Args:
-        state: one Way Out West record, or a batch of one.
-        seat: None, or a seat (0..N-1): checked, and the same drawing (nothing is hidden, §12).
-
-    Returns:
-        A complete ``<svg>`` document of ``WIDTH`` x ``HEIGHT`` pixels (deterministic text).
-
-    Raises:
-        TypeError: ``state`` is not a Way Out West record, or ``seat`` not an int.
-        ValueError: a batch of more than one record, or a seat outside the game.
+    """The SVG document of one Way Out West record (or a batch of one; module docstring); ``seat`` is checked,
+    and every seat's view is the omniscient one (nothing is hidden, §12). Arguments, result and errors as every
+    game's ``draw`` (``core.svg``).
     """
-    record = check_record(GAME_NAME, STATE_DTYPE, state)
-    check_seat(GAME_NAME, record, seat)
+    record, _ = record_and_viewer(GAME_NAME, STATE_DTYPE, state, seat)
     title = (f"Way Out West, {_int(record, 'num_players')} players, round {_int(record, 'round')} of "
              f"{_int(record, 'num_rounds')}")
-    body = [f"<title>{escape(title)}</title>",
-            _el("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill=BACKGROUND),
-            _header(record), _tracks(record), _STATIC,
-            *(_draw_town(record, t) for t in range(N_TOWNS)), _panel(record), _seats(record), _boxes(record)]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family={quoteattr(FONT)}>' + "".join(body) + "</svg>")
+    return document(WIDTH, HEIGHT, title, BACKGROUND, [
+        _header(record), _tracks(record), _STATIC,
+        *(_draw_town(record, t) for t in range(N_TOWNS)), _panel(record), _seats(record), _boxes(record)])

@@ -35,20 +35,13 @@ Action layout (Discrete(553), §17.1)::
 
 from __future__ import annotations
 
-import json
 from collections import deque
-from pathlib import Path
 
 import numpy as np
 
-BOARD_PATH = Path(__file__).parent / "data" / "board.json"
-BOARD = json.loads(BOARD_PATH.read_text())
+from ..core.tables import frozen as _frozen, game_json
 
-
-def _frozen(values, dtype) -> np.ndarray:
-    array = np.array(values, dtype=dtype)
-    array.setflags(write=False)
-    return array
+BOARD_PATH, BOARD = game_json(__file__, "board.json")
 
 
 # ---- fixed maxima (§17.5) --------------------------------------------------------------------

@@ -124,10 +124,11 @@ and cheap queries; the helpers below that write several rows compile to nothing 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.extending import overload
 
-from ..core.eventlog import EVERYONE, EventKind, EventKinds, emit
+from ..core import eventlog as core_eventlog
+from ..core.eventlog import EVERYONE, EventKinds, emit, is_logged, seat_bit
 from .data import (CAP_SCORING_DRAW, CARD_CLASS, CARGO_EMPTY, CLASS_PERSONAL, MAX_TURN_DECISIONS, N_CARGO, NO_CARD,
                    PASSENGER_BASE)
 from .scoring import victory_points
@@ -235,8 +236,7 @@ _KINDS = (  # code, name, arguments, who sees it, section, what it reports
      "a seat's final VP and cash, and whether it won"),
 )
 
-EVENT_KINDS = EventKinds(*(EventKind(code, name, args, doc, section) for code, name, args, _, section, doc in _KINDS))
-WHO_SEES = {name: who for _, name, _, who, _, _ in _KINDS}  # the docstring's "who sees it" column
+EVENT_KINDS, WHO_SEES = EventKinds.declare(_KINDS)  # WHO_SEES: the docstring's "who sees it" column
 
 # the events that move money: kind -> ((seat argument, amount argument, sign), ...)
 MONEY = {
@@ -258,25 +258,15 @@ MONEY = {
 
 def cash_changes(events, num_players: int) -> list[int]:
     """The cash each seat gained (negative: lost) by the ``events`` of a step (``MONEY``)."""
-    change = [0] * num_players
-    for event in events:
-        for seat_arg, amount_arg, sign in MONEY.get(event.kind, ()):
-            change[event.data[seat_arg]] += sign * event.data[amount_arg]
-    return change
+    return core_eventlog.cash_changes(events, num_players, MONEY)
 
 
 # ---- helpers that write several rows, or decide who sees a row: nothing at all on a plain record ----------------
 # (as ``core.eventlog.emit``: the Python function runs under NUMBA_DISABLE_JIT, the overload in the kernels)
 @njit(cache=True, inline="always")
-def _seat_bit(seat: int) -> int:
-    """The ``seen`` set of one seat."""
-    return np.int64(1) << np.int64(seat)
-
-
-@njit(cache=True, inline="always")
 def _others(state: np.void, seat: int) -> int:
     """The ``seen`` set of every seat of the game but ``seat``."""
-    return ((np.int64(1) << np.int64(state["num_players"])) - 1) & ~_seat_bit(seat)
+    return ((np.int64(1) << np.int64(state["num_players"])) - 1) & ~seat_bit(seat)
 
 
 def emit_card_drawn(state, seat, train, card):
@@ -290,7 +280,7 @@ def _emit_card_drawn(state, seat, train, card):
     if card != NO_CARD:
         cls = np.int64(CARD_CLASS[card])
         if cls == CLASS_PERSONAL:
-            emit(state, EV_CARD_DRAWN, _seat_bit(seat), seat, train, card, cls)
+            emit(state, EV_CARD_DRAWN, seat_bit(seat), seat, train, card, cls)
             emit(state, EV_CARD_DRAWN, _others(state, seat), seat, train, NO_CARD, cls)
         else:
             emit(state, EV_CARD_DRAWN, EVERYONE, seat, train, card, cls)
@@ -303,7 +293,7 @@ def emit_card_kept(state, seat, train, card):
 
 
 def _emit_card_kept(state, seat, train, card):
-    emit(state, EV_CARD_KEPT, _seat_bit(seat), seat, train, card, 0)
+    emit(state, EV_CARD_KEPT, seat_bit(seat), seat, train, card, 0)
     emit(state, EV_CARD_KEPT, _others(state, seat), seat, train, NO_CARD, 0)
 
 
@@ -351,17 +341,13 @@ def _emit_game_over(state, capped):
     if not (capped and state["cap_scoring"] == CAP_SCORING_DRAW):  # a capped draw has no winner (§14.5)
         for p in range(n):
             if victory_points(state, p) == best_vp and state["cash"][p] == best_cash:
-                winners |= _seat_bit(p)
+                winners |= seat_bit(p)
     reason = np.int64(END_VICTORY)
     if capped:
         reason = END_SAFETY_LIMIT if state["turn_decisions"] >= MAX_TURN_DECISIONS else END_ROUND_CAP
     emit(state, EV_GAME_OVER, EVERYONE, reason, winners, state["round"], 0)
     for p in range(n):
         emit(state, EV_FINAL_SCORE, EVERYONE, p, victory_points(state, p), state["cash"][p], (winners >> p) & 1)
-
-
-def _logged(state) -> bool:
-    return isinstance(state, types.Record) and "events" in state.fields
 
 
 def _no_card_event(state, seat, train, card):
@@ -382,24 +368,24 @@ def _no_game_over(state, capped):
 
 @overload(emit_card_drawn, inline="always")
 def _emit_card_drawn_impl(state, seat, train, card):
-    return _emit_card_drawn if _logged(state) else _no_card_event
+    return _emit_card_drawn if is_logged(state) else _no_card_event
 
 
 @overload(emit_card_kept, inline="always")
 def _emit_card_kept_impl(state, seat, train, card):
-    return _emit_card_kept if _logged(state) else _no_card_event
+    return _emit_card_kept if is_logged(state) else _no_card_event
 
 
 @overload(emit_cargo_lost, inline="always")
 def _emit_cargo_lost_impl(state, seat, train, cause, passengers_only):
-    return _emit_cargo_lost if _logged(state) else _no_cargo_lost
+    return _emit_cargo_lost if is_logged(state) else _no_cargo_lost
 
 
 @overload(emit_dynamite_removed, inline="always")
 def _emit_dynamite_removed_impl(state, space, cause):
-    return _emit_dynamite_removed if _logged(state) else _no_dynamite_removed
+    return _emit_dynamite_removed if is_logged(state) else _no_dynamite_removed
 
 
 @overload(emit_game_over, inline="always")
 def _emit_game_over_impl(state, capped):
-    return _emit_game_over if _logged(state) else _no_game_over
+    return _emit_game_over if is_logged(state) else _no_game_over

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.checks import one_record
+from ..core.checks import record_and_action
 from .arrival import fare
 from .data import (A_BUY_DESPERADO, A_BUY_GOOD, A_BUY_LARGE_TRAIN, A_BUY_SMALL_TRAIN, A_BUY_STATION, A_DESPERADO, A_END,
                    A_HOLD, A_LOAD_PASSENGERS, A_PLAY_CARD, A_REHIRE, A_SHERIFF, A_SPACE, A_STOP, A_TRAIN, A_UNLOAD_SLOT,
@@ -166,9 +166,7 @@ def action_to_string(state: np.ndarray, action: int) -> str:
     Raises:
         ValueError: if ``action`` is not in ``range(N_ACTIONS)``.
     """
-    record, action = one_record(state), int(action)
-    if not 0 <= action < N_ACTIONS:
-        raise ValueError(f"action {action} is outside 0..{N_ACTIONS - 1}")
+    record, action = record_and_action(state, action, N_ACTIONS)
     if action < A_TRAIN:
         return _space_action(record, action - A_SPACE)
     if action < A_BUY_GOOD:

@@ -116,7 +116,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ..core import positions as core_positions
-from ..core.positions import flag as _flag, mapping as _mapping, sequence as _sequence
+from ..core.positions import flag as _flag, mapping as _mapping, seat as _seat, seat_values as _seat_values
+from ..core.positions import sequence as _sequence
 from ..core.options import is_integer
 from .data import (A_END, A_SPACE, CARD_CLASS, CARD_NAMES, CARD_TYPE, CARGO_EMPTY, CITY_KEYS, CITY_NAMES,
                    CLASS_COMPETITION, CLASS_PERSONAL, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DECISION_NAMES,
@@ -172,18 +173,13 @@ def position(num_players: int = 3, seed: int = 0, *, decision="pre_roll", picks=
     """A position (a batch of one record) at ``decision``, with the pieces, money and turn the terms give.
 
     ``seed`` is the record's generator state (as ``GAME.init(seed)`` takes it); ``options`` are the game's
-    options (``start_player``, ``max_rounds``, ``component_limits``, ``auto_forced``...). The terms and the
-    decisions taken where the spec is silent are in the module docstring.
-
-    Raises:
-        ValueError: an unknown term or option, or an impossible value (named in the message).
-        TypeError: a term of the wrong type.
+    options (``start_player``, ``max_rounds``, ``component_limits``, ``auto_forced``...). The terms, the
+    decisions taken where the spec is silent and the errors are in the module docstrings (this one's and
+    ``core.positions``').
     """
     from .game import GAME
 
-    _reject_unknown(options, GAME.options.names)
-    if not is_integer(seed) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer 0..2**64-1 (the record's generator state), got {seed!r}")
+    core_positions.check_start(GAME, "Wild West Express", seed, options, SETUP_TERMS + TURN_TERMS + PIECE_TERMS)
     code = decision_code(decision)
     pieces = {"owners": owners, "trains": trains, "desperados": desperados, "sheriffs": sheriffs,
               "dynamite": dynamite, "cash": cash, "cards": cards, "competitions": competitions, "deck_top": deck_top}
@@ -271,20 +267,7 @@ def _train_of(s: np.void, p: int, t: int) -> Train:
 
 
 # ---- playing on ----------------------------------------------------------------------------------------------------
-def legal_actions(states: np.ndarray) -> list[int]:
-    """The legal action ids of the pending decision of the position ``states`` (empty once it is over)."""
-    from .game import GAME
-
-    return core_positions.legal_actions(GAME, states)
-
-
-def play(states: np.ndarray, *actions) -> np.ndarray:
-    """Step the position ``states`` with each action in turn (an id, or a name as ``GAME.action_to_string``
-    gives it); returns ``states``. Raises as ``core.positions.play`` does (``ValueError``: an illegal action or
-    unknown name; ``RuntimeError``: a step broke an invariant that held before it)."""
-    from .game import GAME
-
-    return core_positions.play(GAME, states, actions)
+legal_actions, play = core_positions.bound_to(f"{__package__}.game")  # (states), (states, *actions)
 
 
 def roll(states: np.ndarray, dice, duels=()) -> np.ndarray:
@@ -320,32 +303,22 @@ def _faces(values, term: str) -> list[int]:
 # ---- names in the game's terms -------------------------------------------------------------------------------------
 def decision_code(decision) -> int:
     """The ``DEC_*`` code of a decision a position can be built at (module docstring: ``decision``)."""
-    if is_integer(decision) and decision in DECISIONS.values():
-        return int(decision)
-    if isinstance(decision, str):
-        key = decision.strip().lower()
-        if key in DECISIONS:
-            return DECISIONS[key]
-        by_name = {DECISION_NAMES[c].lower(): c for c in DECISIONS.values()}
-        if key in by_name:
-            return by_name[key]
-        if key.upper() in DECISION_NAMES:
-            raise ValueError(f"decision {decision!r}: positions are built at {list(DECISIONS)}; reach "
-                             f"{key.upper()} by roll() and play() from a PRE_ROLL position")
-    names = [DECISION_NAMES[c] for c in DECISIONS.values()]
-    raise ValueError(f"decision must be one of {list(DECISIONS)} (or {names}), got {decision!r}")
+    return core_positions.decision_code(decision, DECISIONS, DECISION_NAMES, _reached_by_play)
+
+
+def _reached_by_play(key: str) -> str | None:
+    """How a decision that positions are not built at is reached (``core.positions.decision_code``)."""
+    if key.upper() in DECISION_NAMES:
+        return (f"positions are built at {list(DECISIONS)}; reach {key.upper()} by roll() and play() from a "
+                "PRE_ROLL position")
+    return None
 
 
 def space_id(x, term: str = "space") -> int:
     """Space ``x`` (an id 0..313, or a city's or junction's name or a city key, any case) as an id."""
-    if is_integer(x) and 0 <= x < N_SPACES:
-        return int(x)
-    if isinstance(x, str):
-        key = x.strip().lower()
-        for names in (SPACE_NAMES, CITY_KEYS):
-            lowered = [name.lower() for name in names]
-            if key in lowered:
-                return lowered.index(key)
+    space = core_positions.index_or_name(x, N_SPACES, SPACE_NAMES, CITY_KEYS)
+    if space is not None:
+        return space
     raise ValueError(f"{term}: unknown space {x!r}; spaces are 0..{N_SPACES - 1} or the names of cities and "
                      f"junctions ({CITY_NAMES[0]!r}, ...)")
 
@@ -362,21 +335,17 @@ def cargo_code(item, term: str = "cargo") -> int:
     """A cargo item (module docstring: cargo) as a cargo code; ``CARGO_EMPTY`` for None."""
     if item is None or (is_integer(item) and item == CARGO_EMPTY):
         return CARGO_EMPTY
-    if is_integer(item) and 0 <= item < N_CARGO_CODES:
-        return int(item)
-    if isinstance(item, str):
-        key = item.strip().lower()
-        for names in (GOOD_KEYS, GOOD_NAMES):
-            lowered = [name.lower() for name in names]
-            if key in lowered:
-                return lowered.index(key)
-        if key.startswith("passenger:"):
-            zone = key.split(":", 1)[1].strip()
-            zones = [z.lower() for z in ZONE_NAMES]
-            if zone in zones:
-                return PASSENGER_BASE + zones.index(zone)
-            if zone.isdigit() and int(zone) < N_ZONES:
-                return PASSENGER_BASE + int(zone)
+    code = core_positions.index_or_name(item, N_CARGO_CODES, GOOD_KEYS, GOOD_NAMES)
+    if code is not None:
+        return code
+    key = item.strip().lower() if isinstance(item, str) else ""
+    if key.startswith("passenger:"):
+        zone = key.split(":", 1)[1].strip()
+        zones = [z.lower() for z in ZONE_NAMES]
+        if zone in zones:
+            return PASSENGER_BASE + zones.index(zone)
+        if zone.isdigit() and int(zone) < N_ZONES:
+            return PASSENGER_BASE + int(zone)
     raise ValueError(f"{term}: unknown cargo {item!r}; cargo is a good ({list(GOOD_KEYS)}), "
                      f"'passenger:<zone>' (zones {list(ZONE_NAMES)}), a code 0..{N_CARGO_CODES - 1} or None")
 
@@ -399,15 +368,6 @@ def _decision_name(code: int) -> str:
 
 
 # ---- checking terms ------------------------------------------------------------------------------------------------
-def _reject_unknown(options: dict, option_names: tuple) -> None:
-    """A keyword that is neither a term nor an option of the game is a ``ValueError`` listing both."""
-    unknown = sorted(set(options) - set(option_names))
-    if unknown:
-        terms = list(SETUP_TERMS + TURN_TERMS + PIECE_TERMS)
-        raise ValueError(f"unknown Wild West Express position term(s) {unknown}; terms are {terms}, "
-                         f"options are {list(option_names)}")
-
-
 def _check_single(states: np.ndarray) -> np.ndarray:
     """``states`` must be a batch of one Wild West Express record."""
     from .game import GAME
@@ -424,13 +384,6 @@ def _check_setup_terms(code: int, round_, board, pieces: dict) -> None:
     if round_ is not None or board != "setup":
         raise ValueError(f"{'round' if round_ is not None else 'board'}: a {DECISION_NAMES[code]} position comes "
                          f"before round 1 (§5)")
-
-
-def _seat(p, n: int, term: str) -> int:
-    """``p`` as a seat of an n-player game, or a ``ValueError`` naming ``term``."""
-    if not is_integer(p) or not 0 <= p < n:
-        raise ValueError(f"{term}: seat {p!r} is not a seat of this {n}-player game (0..{n - 1})")
-    return int(p)
 
 
 
@@ -719,18 +672,6 @@ def _set_cash(s: np.void, cash, n: int) -> None:
             raise ValueError(f"cash of seat {p}: dollars 0..{MAX_CASH}, got {dollars!r}")
         s["bank_paid"] += int(dollars) - int(s["cash"][p])
         s["cash"][p] = dollars
-
-
-def _seat_values(term: str, value, n: int) -> dict[int, object]:
-    """``{seat: value}`` from one value for every seat, a sequence of N values or a mapping by seat."""
-    if isinstance(value, Mapping):
-        return {_seat(p, n, term): v for p, v in value.items()}
-    if is_integer(value):
-        return dict.fromkeys(range(n), value)
-    values = _sequence(value, term)
-    if len(values) != n:
-        raise ValueError(f"{term} must give one value per seat ({n}), got {len(values)}: {values!r}")
-    return dict(enumerate(values))
 
 
 # ---- telegrams (§13) -----------------------------------------------------------------------------------------------

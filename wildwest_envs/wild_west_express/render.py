@@ -158,20 +158,29 @@ def _train_line(record: np.void, seat: int, t: int) -> str:
     direction = "free direction" if came_from == FREE else f"from {_label(came_from)}"
     slots = 2 if large else 1
     cargo = ", ".join(_cargo_name(int(record["train_cargo"][seat, t, j])) for j in range(slots))
+    marks = _train_marks(record, seat, t)
+    bound = _held_cards(record, seat, t)
+    if bound:
+        marks.append(f"{bound} card{'s' if bound > 1 else ''} bound")
+    text = f"    train {t} {'large' if large else 'small'} at {_where(x)}, {direction}: {cargo}"
+    return text + (f" [{', '.join(marks)}]" if marks else "")
+
+
+def _train_marks(record: np.void, seat: int, t: int, debt: str = "debt ${amount} to {creditor}",
+                 armed: str = "armed guards") -> list[str]:
+    """A train's public marks in words (§16.1): moved, its wait, its debt (``debt`` formatted with its ``amount``
+    and ``creditor``) and ``armed`` for Armed Guards."""
     marks = []
     if record["train_moved"][seat, t]:
         marks.append("moved")
     if record["train_wait"][seat, t]:
         marks.append(f"wait {int(record['train_wait'][seat, t])}")
     if record["train_debt"][seat, t]:
-        marks.append(f"debt ${int(record['train_debt'][seat, t])} to {_agent(int(record['train_creditor'][seat, t]))}")
+        creditor = _agent(int(record["train_creditor"][seat, t]))
+        marks.append(debt.format(amount=int(record["train_debt"][seat, t]), creditor=creditor))
     if record["train_armed"][seat, t]:
-        marks.append("armed guards")
-    bound = _held_cards(record, seat, t)
-    if bound:
-        marks.append(f"{bound} card{'s' if bound > 1 else ''} bound")
-    text = f"    train {t} {'large' if large else 'small'} at {_where(x)}, {direction}: {cargo}"
-    return text + (f" [{', '.join(marks)}]" if marks else "")
+        marks.append(armed)
+    return marks
 
 
 def _seat_marks(record: np.void, seat: int) -> str:

@@ -1,19 +1,8 @@
 """One drawing of a Wild West Express game, as a standalone SVG document (read-only).
 
-``draw(state, seat=None)`` returns the complete text of an ``<svg>`` element
-(``WIDTH`` x ``HEIGHT`` pixels, the same for every record), built with plain
-string operations: no dependency, and the same record always gives the same
-bytes. It accepts one record (``states[b]``) or a batch of one and never
-writes to it. Usage::
-
-    from pathlib import Path
-    from wildwest_envs.registry import get_game
-    from wildwest_envs.wild_west_express.svg import draw
-
-    game = get_game("wild_west_express_v0")
-    states = game.init(7, num_players=4)
-    Path("board.svg").write_text(draw(states[0]))          # omniscient: every card named
-    Path("seat_1.svg").write_text(draw(states[0], seat=1))  # only what seat 1 may know (§16)
+``draw(state, seat=None)`` draws a record as every game's drawing does (``core.svg``: the arguments, the
+errors, a usage example) on ``WIDTH`` x ``HEIGHT`` pixels, the same for every record. The omniscient view
+names every card, ``seat=k`` shows only what seat k may know (§16, "Views" below).
 
 What the picture shows:
 
@@ -67,13 +56,11 @@ board (a greedy search over eight positions).
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from ..core.checks import check_record
-from ..core.svg import check_seat, el as _el, fit as _fit, group as _group, num as _num, text as _text
-from ..core.svg import SPECTATOR_SEAT, view_label
+from ..core.svg import el as _el, fit as _fit, group as _group, num as _num, text as _text
+from ..core.svg import SPECTATOR_SEAT, document, record_and_viewer, star as _star, view_label
 from ..core.svg import text_width as _text_width
 from .data import (BOARD, CARD_NAMES, CARGO_EMPTY, CITY_NAMES, DEC_DESPERADO_STEP, DEC_REHIRE_TARGET,
                    DEC_TELEGRAM_DRAWN, FREE, GOOD_NAMES, IS_CITY, MAX_DESPERADOS, MAX_TRAINS, NO_CARD, NO_SPACE,
@@ -82,7 +69,7 @@ from .data import (BOARD, CARD_NAMES, CARGO_EMPTY, CITY_NAMES, DEC_DESPERADO_STE
                    ZONE_NAMES)
 from .names import _label
 from .render import (BACKGROUND, MAP_X_LIMITS, MAP_Y_LIMITS, PLAYER_COLOURS, ROUTE_COLOUR, _competition_text,
-                     _decision_text, _end_lines, _victory_points)
+                     _cargo_name, _decision_text, _end_lines, _train_marks, _victory_points)
 from .state import NOBODY, STATE_DTYPE
 
 GAME_NAME = "wild_west_express_v0"
@@ -96,7 +83,6 @@ PANEL_LEFT, PANEL_TOP, PANEL_W = 1104.0, 70.0, 486.0
 PANEL_BOTTOM = HEIGHT - 10.0
 TABLEAU_TOP = 812.0  # competitions, deck and legend below the map
 SEAT_BOX_MAX_H = 230.0
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#2b2118"
 PAPER = "#fbf6ea"
 CARD_FACE = "#fff8dc"
@@ -128,16 +114,6 @@ assert len(GOOD_COLOURS) == len(GOOD_NAMES) and len(PASSENGER_COLOURS) == len(ZO
 
 
 
-
-
-def _star(cx: float, cy: float, r: float, **attributes) -> str:
-    """A five-pointed star polygon."""
-    points = []
-    for i in range(10):
-        radius = r if i % 2 == 0 else r * 0.45
-        angle = math.pi / 2 + i * math.pi / 5
-        points.append(f"{_num(cx + radius * math.cos(angle))},{_num(cy - radius * math.sin(angle))}")
-    return _el("polygon", points=" ".join(points), **attributes)
 
 
 # ---- the board (static: computed once) -----------------------------------------------------------------------------
@@ -285,14 +261,6 @@ def _moving_space(record: np.void) -> tuple[str, int, int]:
 def _cargo_codes(record: np.void, seat: int, t: int) -> list[int]:
     slots = 2 if record["train_large"][seat, t] else 1
     return [int(record["train_cargo"][seat, t, j]) for j in range(slots)]
-
-
-def _cargo_word(code: int) -> str:
-    if code == CARGO_EMPTY:
-        return "empty"
-    if code >= PASSENGER_BASE:
-        return f"passengers ({ZONE_NAMES[code - PASSENGER_BASE]})"
-    return GOOD_NAMES[code]
 
 
 # ---- pieces on the map --------------------------------------------------------------------------------------------
@@ -506,16 +474,8 @@ def _train_row(record: np.void, seat: int, t: int, x: float, y: float, w: float)
     large = bool(record["train_large"][seat, t])
     cargo = _cargo_codes(record, seat, t)
     where = _train_place(int(record["train_pos"][seat, t]), int(record["train_from"][seat, t]))
-    marks = []
-    if record["train_moved"][seat, t]:
-        marks.append("moved")
-    if record["train_wait"][seat, t]:
-        marks.append(f"wait {int(record['train_wait'][seat, t])}")
-    if record["train_debt"][seat, t]:
-        marks.append(f"owes ${int(record['train_debt'][seat, t])}")
-    if record["train_armed"][seat, t]:
-        marks.append("armed")
-    goods = " + ".join(_cargo_word(c) for c in cargo if c != CARGO_EMPTY) or "empty"
+    marks = _train_marks(record, seat, t, debt="owes ${amount}", armed="armed")
+    goods = " + ".join(_cargo_name(c) for c in cargo if c != CARGO_EMPTY) or "empty"
     text = f"{where}: {goods}" + (f" [{', '.join(marks)}]" if marks else "")
     parts = _train_icon(x + 17, y, PLAYER_COLOURS[seat], large, cargo, str(t))
     parts.append(_text(x + 38, y + 4, _fit(text, 10.5, w - 40), 10.5, fill=INK))
@@ -688,27 +648,10 @@ def _legend(x: float, y: float) -> str:
 
 # ---- the document ---------------------------------------------------------------------------------------------------
 def draw(state: np.ndarray, seat: int | None = None) -> str:
-    """The SVG document of one record: the omniscient view, or what ``seat`` may know (module docstring).
-
-    Args:
-        state: one Wild West Express record, or a batch of one.
-        seat: None for the omniscient view, the seat (0..N-1) whose view to draw, or ``core.svg.SPECTATOR``.
-
-    Returns:
-        A complete ``<svg>`` document of ``WIDTH`` x ``HEIGHT`` pixels (deterministic text).
-
-    Raises:
-        TypeError: ``state`` is not a Wild West Express record, or ``seat`` not an int.
-        ValueError: a batch of more than one record, or a seat outside the game.
-    """
-    record = check_record(GAME_NAME, STATE_DTYPE, state)
-    viewer = check_seat(GAME_NAME, record, seat)
-    who = view_label(viewer)
+    """The SVG document of one Wild West Express record as ``seat`` may see it: every game's ``draw`` (``core.svg``)."""
+    record, viewer = record_and_viewer(GAME_NAME, STATE_DTYPE, state, seat)
     title = (f"Wild West Express, {_int(record, 'num_players')} players, round {_int(record, 'round')}, "
-             f"turn {_int(record, 'turn')} ({who})")
-    body = [f"<title>{escape(title)}</title>",
-            _el("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill=BACKGROUND),
-            _header(record, viewer), _BOARD, _draw_cities(record), _draw_pieces(record), _CITY_NAMES,
-            _panel(record, viewer), _tableau(record, viewer)]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family={quoteattr(FONT)}>' + "".join(body) + "</svg>")
+             f"turn {_int(record, 'turn')} ({view_label(viewer)})")
+    return document(WIDTH, HEIGHT, title, BACKGROUND, [
+        _header(record, viewer), _BOARD, _draw_cities(record), _draw_pieces(record), _CITY_NAMES,
+        _panel(record, viewer), _tableau(record, viewer)])
