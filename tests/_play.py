@@ -3,7 +3,8 @@
 Actions come from one splitmix64 generator per game, seeded from the game's
 index alone (``game_seed(ACTION_SALT, k)``) and advanced only by that game's
 decisions (``core.sampling.sample_legal``), so game ``k`` plays the same actions
-wherever it sits in a batch.
+wherever it sits in a batch. ``assert_only_live_games_can_act`` is the check a
+random-play loop makes of each batch of legal masks.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ def action_rngs(indices) -> np.ndarray:
 def without_rng(record) -> bytes:
     """The bytes of every field of a record except the chance generator's."""
     return b"".join(record[name].tobytes() for name in record.dtype.names if name not in RNG_NAMES)
+
+
+def assert_only_live_games_can_act(masks: np.ndarray, live: np.ndarray) -> None:
+    """Every live game has a legal action and no finished game has one."""
+    assert masks[live].any(axis=1).all(), "a live game has no legal action"
+    assert not masks[~live].any(), "a finished game has a legal action"
 
 
 def step_some(game, states: np.ndarray, actions: np.ndarray, rows: np.ndarray) -> None:

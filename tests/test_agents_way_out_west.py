@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests._agents import positions_against_random
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.heuristic_way_out_west import WayOutWestHeuristic
 from wildwest_envs.agents.registry import HEURISTICS, make_agent
@@ -13,26 +14,8 @@ from wildwest_envs.way_out_west_v0 import GAME
 
 
 def _snapshots(num_players: int, games: int = 16, every: int = 3, seed: int = 0) -> np.ndarray:
-    """Live positions of games where seat 0 is the heuristic and the others play at random."""
-    states = GAME.init_batch(games, seed=seed, num_players=num_players)
-    heuristic, rand = WayOutWestHeuristic(seed), RandomAgent(seed + 1)
-    kept = []
-    step = 0
-    while not GAME.finished(states).all():
-        idx = np.flatnonzero(~GAME.finished(states))
-        sub = states[idx]
-        seats = GAME.current_player(sub)
-        obs, masks = GAME.observe(sub, seats), GAME.legal_mask(sub)
-        if step % every == 0:
-            kept.append(sub.copy())
-        actions = rand.act_batch(obs, masks)
-        mine = seats == 0
-        if mine.any():
-            actions[mine] = heuristic.act_batch(obs[mine], masks[mine])
-        GAME.step(sub, actions, check=False)
-        states[idx] = sub
-        step += 1
-    return np.concatenate(kept)
+    """Live positions of games where seat 0 is the heuristic and the others play at random, to the end."""
+    return positions_against_random(GAME, WayOutWestHeuristic(seed), num_players, games, every, seed)
 
 
 def test_heuristic_is_registered():

@@ -7,6 +7,7 @@ import importlib
 import numpy as np
 import pytest
 
+from tests._agents import positions_against_random
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.heuristic_wild_west_express import WildWestExpressHeuristic
 from wildwest_envs.agents.registry import HEURISTICS, make_agent
@@ -18,26 +19,7 @@ from wildwest_envs.wild_west_express_v0 import GAME
 
 def _snapshots(num_players: int, games: int = 24, steps: int = 600, every: int = 5, seed: int = 0) -> np.ndarray:
     """Live positions of games where seat 0 is the heuristic and the others play at random."""
-    states = GAME.init_batch(games, seed=seed, num_players=num_players)
-    heuristic, rand = WildWestExpressHeuristic(seed), RandomAgent(seed + 1)
-    kept = []
-    for step in range(steps):
-        live = ~GAME.finished(states)
-        if not live.any():
-            break
-        idx = np.flatnonzero(live)
-        sub = states[idx]
-        seats = GAME.current_player(sub)
-        obs, masks = GAME.observe(sub, seats), GAME.legal_mask(sub)
-        if step % every == 0:
-            kept.append(sub.copy())
-        actions = rand.act_batch(obs, masks)
-        mine = seats == 0
-        if mine.any():
-            actions[mine] = heuristic.act_batch(obs[mine], masks[mine])
-        GAME.step(sub, actions, check=False)
-        states[idx] = sub
-    return np.concatenate(kept)
+    return positions_against_random(GAME, WildWestExpressHeuristic(seed), num_players, games, every, seed, steps)
 
 
 def _obs_masks(states: np.ndarray):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from tests._events import env_with_events_and_plain, random_legal_action, step_both
 from wildwest_envs import wild_west_express_v0
 from wildwest_envs.core.eventlog import EVERYONE, Event, EventKind, EventKinds, emit, logged_dtype, to_logged
 from wildwest_envs.registry import get_game
@@ -90,21 +91,13 @@ def test_events_change_nothing_in_play():
 
 
 def test_the_aec_env_puts_each_agents_events_into_its_infos():
-    env = wild_west_express_v0.env(num_players=3, events=True)
-    env.reset(seed=2)
-    plain = wild_west_express_v0.env(num_players=3)
-    plain.reset(seed=2)
+    env, plain = env_with_events_and_plain(wild_west_express_v0.env, 2, num_players=3)
     rng = np.random.default_rng(1)
     seen = 0
     for _ in range(200):
         if not env.agents:
             break
-        agent = env.agent_selection
-        mask = env.observe(agent)["action_mask"]
-        action = None if env.terminations[agent] or env.truncations[agent] else int(rng.choice(np.flatnonzero(mask)))
-        env.step(action)
-        plain.step(action)
-        assert env.unwrapped.save_state() == plain.unwrapped.save_state()
+        step_both(env, plain, random_legal_action(env, rng))
         if env.agents:
             seen += sum(len(env.infos[a]["events"]) for a in env.agents)
             assert all("events" not in plain.infos[a] for a in plain.agents)

@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from tests._events import env_with_events_and_plain, random_legal_action, step_beside_twin, step_both
 from wildwest_envs import colt_express_v0
 from wildwest_envs.colt_express import eventlog as ce
 from wildwest_envs.colt_express.data import (A_CAR, A_DISCARD, A_DRAW, A_KEEP_REST, A_PLAY_DOWN, A_PURSE, BULLET_CARD,
@@ -78,10 +79,7 @@ def _games(config_index: int) -> tuple:
     while not GAME.finished(states).all():
         masks = GAME.legal_mask(states)
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], np.int64)
-        before = states.copy()
-        events = GAME.step_with_events(states, actions)
-        GAME.step(twin, actions)
-        assert states.tobytes() == twin.tobytes(), "events changed the game"
+        before, events = step_beside_twin(GAME, states, twin, actions)
         for b in range(N_GAMES):
             if not GAME.finished(before[b:b + 1])[0]:
                 games[b].append(Step(before[b].copy(), int(actions[b]), events[b], states[b].copy()))
@@ -469,19 +467,11 @@ def test_the_aec_env_gives_each_agent_only_its_own_secrets():
     may see, never another seat's ``card_drawn`` or another seat's face-down face (§10.2); every agent receives
     its own draws; plain play is unchanged."""
     for options in ({"num_players": 2}, {"num_players": 4}):
-        env = colt_express_v0.env(events=True, **options)
-        plain = colt_express_v0.env(**options)
-        env.reset(seed=5)
-        plain.reset(seed=5)
+        env, plain = env_with_events_and_plain(colt_express_v0.env, 5, **options)
         rng = np.random.default_rng(3)
         own_draws = Counter()
         while env.agents:
-            agent = env.agent_selection
-            done = env.terminations[agent] or env.truncations[agent]
-            action = None if done else int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
-            env.step(action)
-            plain.step(action)
-            assert env.unwrapped.save_state() == plain.unwrapped.save_state()
+            step_both(env, plain, random_legal_action(env, rng))
             for a in env.agents:
                 seat = env.unwrapped.possible_agents.index(a)
                 for e in env.infos[a]["events"]:

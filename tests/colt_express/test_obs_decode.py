@@ -25,9 +25,9 @@ from wildwest_envs.colt_express.data import (BULLET_CARD, DEC_KEEP, DEC_PLAN, GH
                                              MAX_PILE, MAX_PLAYERS, N_CARD_CODES, N_LEVELS, N_LOCATIONS, N_PURSES,
                                              N_ROUND_CARDS, PURSE_IN_BOX, PURSE_ON_BANDIT, PURSE_REMOVED,
                                              RANSOM_VALUE, ROUND_CARD_TURNS)
-from wildwest_envs.core.layout import Layout, count
 from wildwest_envs.registry import get_game
-from tests._layout_codec import encode, onehot_parts, parts_of
+from tests._layout_codec import (assert_batch_decodes_row_by_row, assert_reencodes, by_part, check_every_seat, encode,
+                                 mismatches, onehots_in_range, parts_of, per_seat_offset, seen_by, with_part_rescaled)
 
 GAME = get_game("colt_express_v0")
 OBS = GAME.obs_layout
@@ -61,11 +61,6 @@ CONFIGS = [(2, True), (3, False), (3, True), (4, True), (5, False), (6, True)]
 @pytest.fixture(scope="module")
 def records() -> np.ndarray:
     return np.concatenate([_random_play_snapshots(n, e, seed=10 * n + e) for n, e in CONFIGS])
-
-
-def _seen_by(records: np.ndarray, o: int) -> tuple[np.ndarray, int]:
-    """The records with a seat o, and o."""
-    return records[records["num_players"] > o], o
 
 
 # ---- the record, read as the spec describes the observation (§10, §11.6) ---------------------------------------------
@@ -138,7 +133,7 @@ def _bandits_expected(s, o: int) -> dict:
             "purses": len(held), "jewels": int(s["jewels_held"][b]), "strongboxes": int(s["strongboxes_held"][b]),
             "ransom": int(s["ransoms"][b]) * RANSOM_VALUE,
             "known_purse_value": sum(int(s["purse_value"][i]) for i in held if _knows_value(s, i, o))}
-    return {part: [row[part] for row in rows] for part in _ABSENT_BANDIT}
+    return by_part(rows, _ABSENT_BANDIT)
 
 
 _ABSENT_SEAT = {"present": False, "first_player": False, "acting": False, "hand_size": 0, "deck_size": 0,
@@ -147,21 +142,16 @@ _ABSENT_SEAT = {"present": False, "first_player": False, "acting": False, "hand_
 
 def _seats_expected(s, o: int) -> dict:
     """Per seat offset: turn order and card counts; another seat's KEEP shows its old sizes (§11.3)."""
-    n = int(s["num_players"])
     aside = int(s["keep_aside"].sum())
-    rows = []
-    for r in range(MAX_PLAYERS):
-        if r >= n:
-            rows.append(_ABSENT_SEAT)
-            continue
-        p = (o + r) % n
+
+    def row(p: int) -> dict:
         keep = _in_keep(s, p)
-        rows.append({"present": True, "first_player": s["first_player"] == p, "acting": s["current"] == p,
-                     "hand_size": int(s["hand"][p].sum()) + (aside if keep and p != o else 0),
-                     "deck_size": int(s["deck_size"][p]),
-                     "discard_size": int(s["discard"][p].sum()) + (aside if keep and p == o else 0),
-                     "known_bullets_on_top": int(s["known_bullets_on_top"][p])})
-    return {part: [row[part] for row in rows] for part in _ABSENT_SEAT}
+        return {"present": True, "first_player": s["first_player"] == p, "acting": s["current"] == p,
+                "hand_size": int(s["hand"][p].sum()) + (aside if keep and p != o else 0),
+                "deck_size": int(s["deck_size"][p]),
+                "discard_size": int(s["discard"][p].sum()) + (aside if keep and p == o else 0),
+                "known_bullets_on_top": int(s["known_bullets_on_top"][p])}
+    return per_seat_offset(o, int(s["num_players"]), row, _ABSENT_SEAT, MAX_PLAYERS)
 
 
 def _purses_expected(s, o: int) -> dict:
@@ -173,7 +163,7 @@ def _purses_expected(s, o: int) -> dict:
                      "in_box": loc == PURSE_IN_BOX, "removed": loc == PURSE_REMOVED,
                      "value_class": (int(s["purse_value"][i]) - 250) // 50 if known else NOBODY,
                      "value_unknown": not known})
-    return {part: [row[part] for row in rows] for part in rows[0]}
+    return by_part(rows)
 
 
 def _cards(counts) -> dict:
@@ -205,7 +195,7 @@ def _pile_expected(s, o: int) -> dict:
         rows.append({"present": True, "owner": _offset(owner, o, n), "face_down": down, "visible": visible,
                      "card": int(s["pile_card"][i]) if visible else NOBODY,
                      "resolved": resolving != NOBODY and i < resolving, "resolving": i == resolving})
-    return {part: [row[part] for row in rows] for part in _ABSENT_PILE}
+    return by_part(rows, _ABSENT_PILE)
 
 
 def _pending_expected(s, o: int) -> dict:
@@ -222,19 +212,6 @@ def expected_decode(s, o: int) -> dict:
     return {**_game_expected(s), **_train_expected(s), "bandits": _bandits_expected(s, o),
             "seats": _seats_expected(s, o), "purses": _purses_expected(s, o), **_own_cards_expected(s, o),
             "pile": _pile_expected(s, o), **_pending_expected(s, o)}
-
-
-def _mismatches(decoded: dict, expected: dict) -> list[str]:
-    """The fields (``field`` or ``field.part``) whose decoded value differs from the expected one."""
-    bad = []
-    for name, want in expected.items():
-        got = decoded[name]
-        if isinstance(want, dict):
-            bad += [f"{name}.{part}: {got[part]!r} != {value!r}" for part, value in want.items()
-                    if not np.array_equal(np.asarray(got[part]), np.asarray(value))]
-        elif not np.array_equal(np.asarray(got), np.asarray(want)):
-            bad.append(f"{name}: {got!r} != {want!r}")
-    return bad
 
 
 # ---- (a) every field is declared -------------------------------------------------------------------------------------
@@ -260,14 +237,7 @@ def test_decoded_values_equal_the_record_for_every_seat(records):
     """Every field (options, round and its card, pattern, turn, decision, cars, marshal, supply, floor loot, every
     bandit's team, character, car and level, bullets and loot in dollars, every seat's card counts, every purse,
     own cards, pile, pending bandit and victim, Ghost) decodes to the record's values, seen from each seat."""
-    checked = 0
-    for b, s in enumerate(records):
-        obs = GAME.observe(np.repeat(records[b:b + 1], s["num_players"]), np.arange(s["num_players"]))
-        for o in range(int(s["num_players"])):
-            bad = _mismatches(OBS.decode(obs[o]), expected_decode(s, o))
-            assert not bad, f"record {b}, seat {o}: {bad[:5]}"
-            checked += 1
-    assert checked > 1000
+    assert check_every_seat(GAME, records, lambda b, s, o: expected_decode(s, o)) > 1000
 
 
 def test_bandit_car_and_level_and_loot_in_game_terms(records):
@@ -307,13 +277,8 @@ def test_counts_decode_as_integers(records):
 
 def test_batches_decode_like_single_observations(records):
     """``decode`` of a batch of observations gives, row by row, what single observations give."""
-    obs = GAME.observe(records[:20], 0)
-    batch = OBS.decode(obs)
-    for i in (0, 7, 19):
-        one = OBS.decode(obs[i])
-        assert batch["round"][i] == one["round"]
-        assert np.array_equal(batch["bandits"]["location"][i], one["bandits"]["location"])
-        assert np.array_equal(batch["floor_loot"]["purses"][i], one["floor_loot"]["purses"])
+    assert_batch_decodes_row_by_row(OBS, GAME.observe(records[:20], 0),
+                                    [("round",), ("bandits", "location"), ("floor_loot", "purses")])
 
 
 # ---- (c) one-hots in range; the declaration accounts for every float -------------------------------------------------
@@ -322,16 +287,7 @@ def test_batches_decode_like_single_observations(records):
 def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
     """Every one-hot part of every observation decodes to -1 or an index among its values; each takes
     values other than -1 somewhere in the records."""
-    names, seen = set(), set()
-    for o in range(MAX_PLAYERS):
-        decoded = OBS.decode(GAME.observe(*_seen_by(records, o)))
-        for name, part in onehot_parts(OBS):
-            value = np.asarray(decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name])
-            inside = (value >= part.first) & (value < part.first + part.width)
-            assert (inside | (value == -1)).all(), (name, part.name)
-            names.add(f"{name}.{part.name}")
-            if (value >= 0).any():
-                seen.add(f"{name}.{part.name}")
+    names, seen = onehots_in_range(OBS, (GAME.observe(*seen_by(records, o)) for o in range(MAX_PLAYERS)))
     assert len(names) == 19 and seen == names
 
 
@@ -354,23 +310,14 @@ def test_reencoding_the_decoded_fields_gives_back_every_float(records):
     float32 rounding (so one-hots hold at most one 1, flags are 0/1, and no count is clipped or scaled differently)."""
     loose = _accumulated_mask()
     for o in range(MAX_PLAYERS):
-        obs = GAME.observe(*_seen_by(records, o))
-        again = encode(OBS, OBS.decode(obs), len(obs))
-        assert again[:, ~loose].tobytes() == obs[:, ~loose].tobytes(), np.argwhere(again != obs)[:5]
-        assert np.allclose(again[:, loose], obs[:, loose], rtol=1e-6, atol=1e-6)
+        assert_reencodes(OBS, GAME.observe(*seen_by(records, o)), loose)
 
 
 def test_control_a_wrong_scale_is_caught(records):
     """Control: a layout that reads ransoms in dollars instead of thousands fails both checks above."""
-    fields = []
-    for name, entry in OBS.fields.items():
-        parts = entry.parts
-        if name == "bandits":
-            parts = tuple(count("ransom", 1.0) if p.name == "ransom" else p for p in parts)
-        fields.append((name, entry.shape, parts))
-    wrong = Layout(*fields)
+    wrong = with_part_rescaled(OBS, "bandits", "ransom", 1.0)
     b = int(np.flatnonzero(records["ransoms"].any(axis=1))[0])
     obs = GAME.observe(records[b:b + 1], 0)
     assert encode(wrong, wrong.decode(obs), 1).tobytes() != obs.tobytes()
-    assert _mismatches(wrong.decode(obs[0]), expected_decode(records[b], 0))
-    assert not _mismatches(OBS.decode(obs[0]), expected_decode(records[b], 0))
+    assert mismatches(wrong.decode(obs[0]), expected_decode(records[b], 0))
+    assert not mismatches(OBS.decode(obs[0]), expected_decode(records[b], 0))

@@ -15,10 +15,14 @@ import os
 import subprocess
 import sys
 import textwrap
+from functools import partial
 
 import numpy as np
 import pytest
 
+from tests import _observation as observation_checks
+from tests._observation import (assert_fields, assert_rotating_seats_rotates_observations, change_generator,
+                                same_rows, variants)
 from tests.colt_express._random_states import CONFIG_IDS, CONFIGS, random_actions, random_states
 from wildwest_envs.colt_express import rules
 from wildwest_envs.colt_express.data import (A_PLAY_DOWN, BULLET_CARD, DEC_KEEP, DEC_PLAN, LARGE_GROUP_CARDS,
@@ -44,25 +48,13 @@ EXPECTED_FIELDS = {  # name: shape (§11.6, refined as the module docstring says
     "pile": (24, 23), "pending_bandit": (6,), "pending_victim": (6,), "ghost": (1,),
 }
 
-
-def observe_all(states: np.ndarray, seat: int) -> np.ndarray:
-    """Observations of ``seat`` for every record of a batch."""
-    out = np.full((len(states), OBS_SIZE), np.nan, dtype=np.float32)
-    observe(states, np.full(len(states), seat, dtype=np.int64), out)
-    return out
-
-
-def same_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise byte equality of two observation batches."""
-    return np.array([x.tobytes() == y.tobytes() for x, y in zip(a, b)])
+observe_all = partial(observation_checks.observe_all, observe, OBS_SIZE)  # (states, seat): all rows written
 
 
 # ---- layout -------------------------------------------------------------------------------------
 def test_layout_fields_and_size():
     """§11.6: the declared slices tile the vector in order, with the documented shapes."""
-    assert list(OBS.fields) == list(EXPECTED_FIELDS)
-    for name, shape in EXPECTED_FIELDS.items():
-        assert OBS.fields[name].shape == shape, name
+    assert_fields(OBS, EXPECTED_FIELDS)
     assert OBS_SIZE == OBS.size == sum(int(np.prod(s)) for s in EXPECTED_FIELDS.values()) == 1576
     assert (BANDIT_COLUMNS, SEAT_COLUMNS, PURSE_COLUMNS, PILE_COLUMNS) == (35, 7, 29, 23)
 
@@ -153,14 +145,7 @@ def rotate_seats(record: np.void, k: int) -> None:
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
 def test_rotating_seats_rotates_the_observation(config):
     """§11.6: relabelling every seat s as s + k gives seat p + k exactly seat p's old observation."""
-    states = random_states(*config)
-    n = config[0]
-    for k in range(1, n):
-        rotated = states.copy()
-        for record in rotated:
-            rotate_seats(record, k)
-        for seat in range(n):
-            assert same_rows(observe_all(states, seat), observe_all(rotated, (seat + k) % n)).all()
+    assert_rotating_seats_rotates_observations(observe_all, random_states(*config), config[0], rotate_seats)
 
 
 # ---- content checks against the record ----------------------------------------------------------
@@ -327,15 +312,6 @@ def change_future_round_cards(record: np.void, rng: np.random.Generator) -> bool
     return True
 
 
-def change_generator(record: np.void, rng: np.random.Generator) -> bool:
-    """New generator state and scripted-chance queue (never observed, DESIGN.md)."""
-    record["rng"] = rng.integers(0, 2**63, dtype=np.uint64)
-    record["n_forced"] = rng.integers(0, 17)
-    record["forced_pos"] = rng.integers(0, int(record["n_forced"]) + 1)
-    record["forced"][:] = rng.integers(0, 1000, size=len(record["forced"]))
-    return True
-
-
 def change_keep_aside(record: np.void, rng: np.random.Generator) -> bool:
     """During a KEEP decision, set one more action card aside, or take one back (§11.3)."""
     if record["decision"] != DEC_KEEP:
@@ -356,14 +332,6 @@ def change_keep_aside(record: np.void, rng: np.random.Generator) -> bool:
     return True
 
 
-def variants(states: np.ndarray, change, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Apply ``change(record, rng) -> bool`` to a copy of every record; the copy and which changed."""
-    rng = np.random.default_rng(seed)
-    changed = states.copy()
-    applied = np.array([bool(change(record, rng)) for record in changed], dtype=bool)
-    return changed, applied
-
-
 def assert_consistent(states: np.ndarray) -> None:
     """The changed records are still consistent games (the pairs are realistic)."""
     codes = np.zeros(len(states), np.int32)
@@ -372,15 +340,10 @@ def assert_consistent(states: np.ndarray) -> None:
 
 
 def check_pair(states: np.ndarray, changed: np.ndarray, applied: np.ndarray, hidden_from, visible_to=()) -> None:
-    """Seats in ``hidden_from`` see no difference on the applied rows; seats in ``visible_to`` see one."""
-    assert applied.any(), "the change never applied: the test would be vacuous"
+    """The changed records are consistent games; seats in ``hidden_from`` see no difference on the applied rows;
+    seats in ``visible_to`` see one."""
     assert_consistent(changed)
-    for seat in hidden_from:
-        same = same_rows(observe_all(states, seat), observe_all(changed, seat))
-        assert same[applied].all(), f"seat {seat} sees hidden data in {np.flatnonzero(applied & ~same)[:5]}"
-    for seat in visible_to:
-        same = same_rows(observe_all(states, seat), observe_all(changed, seat))
-        assert not same[applied].any(), f"seat {seat} misses visible data in {np.flatnonzero(applied & same)[:5]}"
+    observation_checks.check_pair(observe_all, states, changed, applied, hidden_from, visible_to)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)

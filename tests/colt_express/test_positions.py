@@ -20,10 +20,12 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import numpy as np
 import pytest
 
+from tests import _positions as compare
 from wildwest_envs.colt_express import positions
 from wildwest_envs.colt_express.data import (A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, A_DRAW, A_KEEP_REST,
                                              A_PLAY_DOWN, BULLET_CARD, CARRIAGE_JEWELS, DEC_BULLETS, DEC_FIRE_TARGET,
@@ -37,19 +39,9 @@ IGNORED = ("rng", "n_decisions")  # the generator (init's, or advanced by play) 
 FOUR = ["Ghost", "Doc", "Cheyenne", "Tuco"]
 CARS4 = (1, 3, 4, 0)  # 11 purses (ids 4..14 in play with 4 bandits), 2 jewels
 
-
-def differing_fields(a: np.ndarray, b: np.ndarray, ignore=IGNORED) -> list[str]:
-    """The record fields (other than ``ignore``) in which two positions differ."""
-    return [name for name in GAME.state_dtype.names
-            if name not in ignore and not np.array_equal(a[0][name], b[0][name])]
-
-
-def assert_same_position(built: np.ndarray, played: np.ndarray) -> None:
-    """Equal records (but the generator and the decision counter), legal masks and every seat's observation."""
-    assert differing_fields(built, played) == []
-    assert np.array_equal(GAME.legal_mask(built), GAME.legal_mask(played))
-    for seat in range(int(built[0]["num_players"])):
-        assert GAME.observe(built, seat).tobytes() == GAME.observe(played, seat).tobytes(), seat
+differing_fields = partial(compare.differing_fields, ignore=IGNORED)
+# equal records (but the generator and the decision counter), legal masks and every seat's observation
+assert_same_position = partial(compare.assert_same_position, GAME, ignore=IGNORED)
 
 
 def buildable(record: np.void) -> bool:

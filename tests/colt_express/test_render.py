@@ -7,6 +7,7 @@ import importlib.util
 import numpy as np
 import pytest
 
+from tests._render import HAS_RASTER, assert_rendering_is_read_only, checked_picture, needs_raster
 from wildwest_envs.colt_express import data as D
 from wildwest_envs.colt_express.game import GAME
 from wildwest_envs.colt_express.names import action_to_string
@@ -16,7 +17,6 @@ from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
 
 HAS_RULES = importlib.util.find_spec("wildwest_envs.colt_express.rules") is not None
-HAS_RASTER = all(importlib.util.find_spec(m) is not None for m in ("resvg_py", "PIL"))  # the render extra
 CARRIAGE_ORDER = (3, 0, 5, 1, 2, 4)  # carriage types of cars 1..6 in the hand-built positions
 CHARACTER_ORDER = (D.TUCO, D.GHOST, D.DJANGO, D.BELLE, D.DOC, D.CHEYENNE)
 
@@ -232,16 +232,10 @@ def test_keep_decision_shows_the_sizes_before_it():
 
 def test_rendering_never_changes_the_state():
     """Rendering and naming are read-only: the record bytes are unchanged."""
-    states = at_decision(position(2), D.DEC_PUNCH_LOOT, 1)
-    before = states.tobytes()
-    render_ansi(states)
-    all_names(states)
-    if HAS_RASTER:
-        GAME.render_rgb(states)
-    assert states.tobytes() == before
+    assert_rendering_is_read_only(GAME, at_decision(position(2), D.DEC_PUNCH_LOOT, 1), render_ansi, all_names)
 
 
-@pytest.mark.skipif(not HAS_RASTER, reason="the render extra (resvg-py, Pillow) is not installed")
+@needs_raster
 @pytest.mark.parametrize("n", [2, 6])
 @pytest.mark.parametrize("done", [False, True])
 def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
@@ -250,9 +244,7 @@ def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
     states = position(n)
     if done:  # the end shows the scores and dollar amounts
         states[0]["done"], states[0]["current"], states[0]["decision"] = True, NOBODY, D.DEC_NONE
-    image = GAME.render_rgb(states[0])
-    assert image.shape == (svg.HEIGHT, svg.WIDTH, 3) and image.dtype == np.uint8
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20
+    image = checked_picture(GAME, svg, states[0], min_colours=20)
     tuco_red = np.array([0xC6, 0x28, 0x28])
     assert np.any(np.all(image == tuco_red, axis=-1))
 

@@ -10,6 +10,7 @@ import textwrap
 import numpy as np
 import pytest
 
+from tests._play import assert_only_live_games_can_act
 from tests.colt_express._helpers import stealin
 from wildwest_envs.colt_express import rules
 from wildwest_envs.colt_express.data import (A_CAR, A_DRAW, DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, DOC, GHOST,
@@ -89,8 +90,7 @@ def _random_games(n: int, expert: bool, n_games: int, seed: int, auto_resolve: b
         if not live.any():
             break
         rules.legal_mask(states, masks)
-        assert masks[live].any(axis=1).all(), "a decision without a legal action"
-        assert not masks[~live].any(), "a finished game with a legal action"
+        assert_only_live_games_can_act(masks, live)
         current = states["current"][live]
         assert ((current >= 0) & (current < n)).all() and (states["decision"][live] != DEC_NONE).all()
         actions = np.argmax(rng.random((n_games, N_ACTIONS)) * masks, axis=1)

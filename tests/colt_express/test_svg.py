@@ -8,13 +8,14 @@ card) and be deterministic.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections import Counter
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
+from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, parse, pieces,
+                        read_only, standalone_svg)
 from wildwest_envs.colt_express import svg
 from wildwest_envs.colt_express.data import (DEC_KEEP, N_LEVELS, N_LOCATIONS, N_PURSES, N_ROUNDS, PURSE_IN_BOX,
                                              PURSE_ON_BANDIT, ROOF, ROUND_CARD_NAMES)
@@ -31,7 +32,6 @@ N_GAMES = 3  # seeded random games per configuration
 MAX_STEPS = 400  # random decisions per game at most
 EVERY = 25  # keep every 25th position
 EXTRA = 8  # and at most 8 steps' positions of each rarer kind
-SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 @lru_cache(maxsize=None)
@@ -65,19 +65,7 @@ def positions(num_players: int, expert: bool) -> np.ndarray:
         if take.any():
             kept.append(states[take].copy())
     kept.append(states.copy())
-    out = np.concatenate(kept)
-    out.setflags(write=False)
-    return out
-
-
-def parse(document: str) -> ET.Element:
-    return ET.fromstring(document)
-
-
-def pieces(root: ET.Element, cls: str) -> list[dict]:
-    """The ``data-`` attributes of every element of class ``cls``."""
-    return [{k[5:]: v for k, v in el.attrib.items() if k.startswith("data-")}
-            for el in root.iter() if el.get("class") == cls]
+    return read_only(kept)
 
 
 def level_word(level: int) -> str:
@@ -93,20 +81,13 @@ def test_every_view_of_random_play_is_a_standalone_svg_of_the_declared_size(n, e
     assert len(records) > 10 and records["done"].any() | (records["round"] > 0).any()
     for record in records:
         for seat in [None, *range(n)]:
-            root = parse(svg.draw(record, seat))
-            assert root.tag == SVG_NS + "svg"
-            assert (root.get("width"), root.get("height")) == (str(svg.WIDTH), str(svg.HEIGHT))
-            assert root.get("viewBox") == f"0 0 {svg.WIDTH} {svg.HEIGHT}"
-            assert root.find(SVG_NS + "title") is not None
+            root = standalone_svg(svg.draw(record, seat), svg.WIDTH, svg.HEIGHT)
             assert len(pieces(root, "legend")) == 1
 
 
 def test_a_batch_of_one_draws_as_its_record_and_the_state_is_not_changed():
     states = positions(4, False)[7:8].copy()
-    before = states.tobytes()
-    assert svg.draw(states) == svg.draw(states[0])
-    assert svg.draw(states, 1) == svg.draw(states[0], 1)
-    assert states.tobytes() == before
+    assert_batch_of_one_draws_as_its_record(svg.draw, states)
     frozen = positions(4, False)[7:8]  # a read-only batch draws too
     assert svg.draw(frozen, 2) == svg.draw(states, 2)
 
@@ -121,21 +102,8 @@ def test_the_drawing_is_deterministic(n):
 
 
 def test_bad_arguments_are_refused():
-    record = positions(3, False)[0]
-    with pytest.raises(ValueError):
-        svg.draw(record, 3)
-    with pytest.raises(ValueError):
-        svg.draw(record, -1)
-    with pytest.raises(TypeError):
-        svg.draw(record, "0")
-    with pytest.raises(TypeError):
-        svg.draw(record, True)
-    with pytest.raises(TypeError):
-        svg.draw(record, 1.0)
-    with pytest.raises(ValueError):
-        svg.draw(positions(3, False)[:2])
-    with pytest.raises(TypeError):
-        svg.draw(get_game("wild_west_express_v0").init(0, num_players=3)[0])
+    assert_bad_arguments_refused(svg.draw, positions(3, False)[0], 3, positions(3, False)[:2],
+                                 get_game("wild_west_express_v0").init(0, num_players=3)[0])
 
 
 def test_a_seat_view_names_the_viewer():

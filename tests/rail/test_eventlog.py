@@ -18,6 +18,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from tests._events import env_with_events_and_plain, step_beside_twin, step_both
 from wildwest_envs import rail_v0
 from wildwest_envs.core import chance
 from wildwest_envs.core.eventlog import logged_dtype
@@ -486,10 +487,7 @@ def play(seed: int, games: int = 4, max_steps: int = 6000, **options) -> list[St
             break
         masks = GAME.legal_mask(states)
         actions = np.array([choose(rng, states[b], masks[b]) for b in range(games)])
-        before = states.copy()
-        events = GAME.step_with_events(states, actions)
-        GAME.step(twin, actions)
-        assert states.tobytes() == twin.tobytes(), "events changed the game"
+        before, events = step_beside_twin(GAME, states, twin, actions)
         for b in range(games):
             if not GAME.finished(before[b:b + 1])[0]:
                 stories[b].tell(before[b], events[b], states[b])
@@ -703,10 +701,7 @@ def test_a_step_of_more_than_256_events_is_run_again_with_room():
 def test_the_aec_env_puts_the_events_into_every_agents_infos():
     """``rail_v0.env(events=True)``: after each step every agent's info holds the step's events (all public,
     §10.1), the same as ``step_with_events`` on a copy of the record; the game is the one without events."""
-    env = rail_v0.env(num_players=3, events=True)
-    plain = rail_v0.env(num_players=3)
-    env.reset(seed=8)
-    plain.reset(seed=8)
+    env, plain = env_with_events_and_plain(rail_v0.env, 8, num_players=3)
     rng = np.random.default_rng(8)
     kinds = Counter()
     for _ in range(300):
@@ -716,9 +711,7 @@ def test_the_aec_env_puts_the_events_into_every_agents_infos():
         copy = env.unwrapped.states.copy()
         action = choose(rng, copy[0], env.observe(agent)["action_mask"])
         expected = [e.to_dict() for e in GAME.step_with_events(copy, [action])[0]]
-        env.step(action)
-        plain.step(action)
-        assert env.unwrapped.save_state() == plain.unwrapped.save_state()
+        step_both(env, plain, action)
         assert all(env.infos[a]["events"] == expected for a in env.agents)
         assert all("events" not in plain.infos[a] for a in plain.agents)
         kinds.update(e["kind"] for e in expected)

@@ -27,7 +27,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from wildwest_envs.core.layout import Layout, count
 from wildwest_envs.rail.data import (CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_FUNDING, CTX_GAME_OVER,
                                      CTX_RACE_ENTRY, END_RACES, ENTRY_ENTERED, FUND_ACCOUNT, FUND_BP, MAX_PLAYERS,
                                      N_CONTEXTS, N_SLOTS, OFF_BUILD_FERRY, OFF_COOP_ACCEPT, OFF_COOP_PROPOSE,
@@ -36,7 +35,9 @@ from wildwest_envs.rail.game import make_game
 from wildwest_envs.rail.maps import (CANONICAL_DIRECTIONS, HOME, HX_COUNTRY, HX_RIVER, HX_STEP, HX_TERRAIN,
                                      MAX_CITIES, MAX_FERRIES, T_LAKE, T_MOUNTAIN, T_OPEN, T_SEA)
 from wildwest_envs.registry import get_game
-from tests._layout_codec import encode, onehot_parts
+from tests._layout_codec import (assert_batch_decodes_row_by_row, assert_reencodes, by_part, check_every_seat, encode,
+                                 equal_to_float32, mismatches, onehots_in_range, per_seat_offset, seen_by,
+                                 with_part_rescaled)
 
 GAME = get_game("rail_v0")
 STRAIT = make_game(Path(__file__).parent / "data" / "strait.json", name="rail_strait_v0")
@@ -97,11 +98,6 @@ def records() -> np.ndarray:
 def strait_records() -> np.ndarray:
     return np.concatenate([_random_play_snapshots(STRAIT, n, n_games=2, every=20, seed=20 + n, expert=True)
                            for n in (2, 3)])
-
-
-def _seen_by(records: np.ndarray, o: int) -> tuple[np.ndarray, int]:
-    """The records with a seat o, and o."""
-    return records[records["num_players"] > o], o
 
 
 # ---- the record and the map, read as the spec describes the observation (§10.2, module docstring) --------------------
@@ -170,20 +166,16 @@ _ABSENT_SEAT = {"start_chosen": False, "turn_done": False, "entry": NOBODY, "win
 def _seats_expected(game, s, o: int, n: int) -> dict:
     """Per relative seat: start, build turn, race entry, extension budgets, builder, partner, connected cities."""
     city_hex = game.rail_map.tables.city_hex
-    rows = []
-    for k in range(MAX_PLAYERS):
-        if k >= n:
-            rows.append(_ABSENT_SEAT)
-            continue
-        p = (o + k) % n
+
+    def row(p: int) -> dict:
         budget = int(s["race_income"][p]) // 10 - int(s["bp_bought"][p]) if s["ext_10pct"] else 0
-        rows.append({"start_chosen": s["start_city"][p] >= 0,
-                     "turn_done": bool(s["turn_used"][p]) and not s["operating"],
-                     "entry": int(s["entry"][p]) if s["race_start"] >= 0 else NOBODY,
-                     "window_bp_left": int(s["ext_cap"]) - int(s["window_bp"][p]), "budget_bp_left": budget,
-                     "builder": s["builder"] == p, "partner": s["partner"] == p and s["context"] <= CTX_COOP_BUILD,
-                     "connected_cities": int(_bits(s["net"][city_hex], p).sum())})
-    seats = {part: [row[part] for row in rows] for part in _ABSENT_SEAT}
+        return {"start_chosen": s["start_city"][p] >= 0,
+                "turn_done": bool(s["turn_used"][p]) and not s["operating"],
+                "entry": int(s["entry"][p]) if s["race_start"] >= 0 else NOBODY,
+                "window_bp_left": int(s["ext_cap"]) - int(s["window_bp"][p]), "budget_bp_left": budget,
+                "builder": s["builder"] == p, "partner": s["partner"] == p and s["context"] <= CTX_COOP_BUILD,
+                "connected_cities": int(_bits(s["net"][city_hex], p).sum())}
+    seats = per_seat_offset(o, n, row, _ABSENT_SEAT, MAX_PLAYERS)
     start = [int(s["start_city"][(o + k) % n]) if k < n else NOBODY for k in range(MAX_PLAYERS)]
     first = [int(s["first_dir"][(o + k) % n]) if k < n else NOBODY for k in range(MAX_PLAYERS)]
     return {"seats": seats, "start_city": start, "first_dir": first}
@@ -199,7 +191,7 @@ def _candidates_expected(s, o: int, n: int) -> dict:
         rows.append({"valid": valid, "pips": int(s["cand_pips"][o, k]) if valid else 0,
                      "steps": int(s["cand_steps"][o, k]) if valid else 0,
                      "own_steps": int(s["cand_own"][o, k]) if valid else 0, "capped_fees": capped, "fees": fees})
-    return {part: [row[part] for row in rows] for part in rows[0]}
+    return by_part(rows)
 
 
 def _city_of(game, hex_: int) -> int:
@@ -247,37 +239,15 @@ def expected_decode(game, s, o: int) -> dict:
             **_config_expected(game, s, o, n)}
 
 
-def _same(got, want) -> bool:
-    got, want = np.asarray(got), np.asarray(want)
-    if want.dtype.kind == "f":  # the real parts: stored as float32
-        return got.shape == want.shape and np.allclose(got, want, rtol=1e-6, atol=1e-7)
-    return np.array_equal(got, want)
-
-
 def _mismatches(decoded: dict, expected: dict) -> list[str]:
-    """The fields (``field`` or ``field.part``) whose decoded value differs from the expected one."""
-    bad = []
-    for name, want in expected.items():
-        got = decoded[name]
-        if isinstance(want, dict):
-            bad += [f"{name}.{part}: {got[part]!r} != {value!r}" for part, value in want.items()
-                    if not _same(got[part], value)]
-        elif not _same(got, want):
-            where = np.argwhere(np.asarray(got) != np.asarray(want))[:3].tolist() if name == "board" else got
-            bad.append(f"{name}: {where!r} != {'...' if name == 'board' else want!r}")
-    return bad
+    """The fields whose decoded value differs from the expected one (the board by the positions that differ)."""
+    return mismatches(decoded, expected, equal_to_float32, by_position=("board",))
 
 
 def _check_every_seat(game, records: np.ndarray) -> int:
-    checked = 0
-    for b, s in enumerate(records):
-        n = int(s["num_players"])
-        obs = game.observe(np.repeat(records[b:b + 1], n), np.arange(n))
-        for o in range(n):
-            bad = _mismatches(game.obs_layout.decode(obs[o]), expected_decode(game, s, o))
-            assert not bad, f"record {b}, seat {o}: {bad[:5]}"
-            checked += 1
-    return checked
+    """Asserts every seat's decoded observation of every record; the number checked."""
+    return check_every_seat(game, records, lambda b, s, o: expected_decode(game, s, o), equal_to_float32,
+                            by_position=("board",))
 
 
 # ---- (a) every field is declared -------------------------------------------------------------------------------------
@@ -328,13 +298,8 @@ def test_counts_decode_as_integers(records):
 
 def test_batches_decode_like_single_observations(records):
     """``decode`` of a batch of observations gives, row by row, what single observations give."""
-    obs = GAME.observe(records[:20], 0)
-    batch = GAME.obs_layout.decode(obs)
-    for i in (0, 7, 19):
-        one = GAME.obs_layout.decode(obs[i])
-        assert batch["context"][i] == one["context"]
-        assert np.array_equal(batch["balance"][i], one["balance"])
-        assert np.array_equal(batch["board"][i], one["board"])
+    assert_batch_decodes_row_by_row(GAME.obs_layout, GAME.observe(records[:20], 0),
+                                    [("context",), ("balance",), ("board",)])
 
 
 # ---- (c) one-hots in range; the declaration accounts for every float -------------------------------------------------
@@ -343,16 +308,8 @@ def test_batches_decode_like_single_observations(records):
 def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
     """Every one-hot part of every observation decodes to -1 or an index among its values; each takes values other
     than -1 somewhere in the records."""
-    names, seen = set(), set()
-    for o in range(MAX_PLAYERS):
-        decoded = GAME.obs_layout.decode(GAME.observe(*_seen_by(records, o)))
-        for name, part in onehot_parts(GAME.obs_layout):
-            value = np.asarray(decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name])
-            inside = (value >= part.first) & (value < part.first + part.width)
-            assert (inside | (value == -1)).all(), (name, part.name)
-            names.add(f"{name}.{part.name}")
-            if (value >= 0).any():
-                seen.add(f"{name}.{part.name}")
+    names, seen = onehots_in_range(GAME.obs_layout,
+                                   (GAME.observe(*seen_by(records, o)) for o in range(MAX_PLAYERS)))
     assert len(names) == 10 and seen == names
 
 
@@ -362,19 +319,12 @@ def test_reencoding_the_decoded_fields_gives_back_every_float(which, records, st
     (so one-hots hold at most one 1, flags are 0/1, and no count is clipped or scaled differently)."""
     game, recs = (GAME, records) if which == "western_usa" else (STRAIT, strait_records)
     for o in range(MAX_PLAYERS):
-        obs = game.observe(*_seen_by(recs, o))
-        if len(obs):
-            again = encode(game.obs_layout, game.obs_layout.decode(obs), len(obs))
-            assert again.tobytes() == obs.tobytes(), np.argwhere(again != obs)[:5]
+        assert_reencodes(game.obs_layout, game.observe(*seen_by(recs, o)))
 
 
 def test_control_a_wrong_scale_is_caught(records):
     """Control: a layout that reads balances in units of 10 instead of 100 fails both checks above."""
-    fields = []
-    for name, entry in GAME.obs_layout.fields.items():
-        parts = count("balance", 10.0) if name == "balance" else entry.parts
-        fields.append((name, entry.shape, parts))
-    wrong = Layout(*fields)
+    wrong = with_part_rescaled(GAME.obs_layout, "balance", "balance", 10.0)
     b = int(np.flatnonzero((records["balance"] != 0).any(axis=1))[0])
     obs = GAME.observe(records[b:b + 1], 0)
     assert encode(wrong, wrong.decode(obs), 1).tobytes() != obs.tobytes()

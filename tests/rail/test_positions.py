@@ -14,11 +14,13 @@
 from __future__ import annotations
 
 import textwrap
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests import _positions as compare
 from wildwest_envs.rail import positions
 from wildwest_envs.rail.data import (CTX_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_RACE_ENTRY,
                                      CTX_START_CHOICE, ENTRY_DECLINED, ENTRY_ENTERED, FUND_ACCOUNT, FUND_BP)
@@ -31,10 +33,7 @@ MAP = GAME.rail_map
 CHANCE = ("rng", "forced", "n_forced", "forced_pos", "red", "white")  # the dice, not the position
 LEFTOVERS = CHANCE + ("n_decisions", "own_bp", "cand_pips", "cand_steps", "cand_own", "cand_fee")
 
-
-def differing_fields(a: np.ndarray, b: np.ndarray, ignore=LEFTOVERS) -> list[str]:
-    """The record fields (other than ``ignore``) in which two positions differ."""
-    return [name for name in a.dtype.names if name not in ignore and not np.array_equal(a[0][name], b[0][name])]
+differing_fields = partial(compare.differing_fields, ignore=LEFTOVERS)
 
 
 def assert_same_position(built: np.ndarray, played: np.ndarray) -> None:
@@ -43,9 +42,7 @@ def assert_same_position(built: np.ndarray, played: np.ndarray) -> None:
     for name in LEFTOVERS:
         built[0][name] = played[0][name]
     assert built.tobytes() == played.tobytes()
-    assert np.array_equal(GAME.legal_mask(built), GAME.legal_mask(played))
-    for seat in range(int(built[0]["num_players"])):
-        assert GAME.observe(built, seat).tobytes() == GAME.observe(played, seat).tobytes()
+    compare.assert_same_views(GAME, built, played)
     for states in (built, played):  # the generator (the same in both) answers the next dice
         GAME.script(states, [], then="random")
     action = legal_actions(played)[-1]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests._play import assert_only_live_games_can_act
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.heuristic_rail import RailHeuristic
 from wildwest_envs.core.sampling import LegalSampler
@@ -36,8 +37,7 @@ def _play_random(n: int, expert: bool, games: int, seed: int) -> np.ndarray:
         if not live.any():
             break
         GAME.legal_mask(states, masks)
-        assert masks[live].any(axis=1).all(), "a live game has no legal action"
-        assert not masks[~live].any(), "a finished game has a legal action"
+        assert_only_live_games_can_act(masks, live)
         GAME.step(states, sample(masks), check=False)
         violations = GAME.invariant_violations(states)
         assert not violations, f"{n} players, expert={expert}: {violations[:3]}"

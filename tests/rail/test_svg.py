@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests._svg import assert_bad_arguments_refused, parse, pieces, read_only, standalone_svg
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.rail import svg
 from wildwest_envs.rail.data import CTX_RACE_ENTRY, ENTRY_ENTERED, N_ROUTE_OBJECTIVES, OFF_BUILD_FERRY
@@ -31,7 +32,6 @@ BUILD_BIAS = 0.9  # chance of a random BUILD step (or ferry) when one is legal: 
 EVERY = 25  # keep every 25th position, and the race-entry ones (candidates, declared routes)
 MAX_RACE_ENTRY = 15  # race-entry positions kept per configuration
 MAX_STEPS = 5000  # random decisions at most (every game ends well before)
-SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 @lru_cache(maxsize=None)
@@ -58,19 +58,7 @@ def positions(game_name: str, num_players: int, expert: bool = False) -> np.ndar
         if keep.any():
             kept.append(states[keep].copy())
     kept.append(states.copy())
-    out = np.concatenate(kept)
-    out.setflags(write=False)
-    return out
-
-
-def parse(document: str) -> ET.Element:
-    return ET.fromstring(document)
-
-
-def pieces(root: ET.Element, cls: str) -> list[dict]:
-    """The ``data-`` attributes of every element of class ``cls``."""
-    return [{k[5:]: v for k, v in el.attrib.items() if k.startswith("data-")}
-            for el in root.iter() if el.get("class") == cls]
+    return read_only(kept)
 
 
 def owned_steps(record: np.void) -> Counter:
@@ -98,11 +86,7 @@ def test_the_drawing_is_a_standalone_svg_of_the_maps_size(config):
     game = _game(config[0])
     width, height = svg.sheet_size(game.rail_map)
     for record in positions(*config)[::5]:
-        root = parse(svg.draw(record, rail_map=game.rail_map))
-        assert root.tag == SVG_NS + "svg"
-        assert (root.get("width"), root.get("height")) == (str(width), str(height))
-        assert root.get("viewBox") == f"0 0 {width} {height}"
-        assert root.find(SVG_NS + "title") is not None
+        root = standalone_svg(svg.draw(record, rail_map=game.rail_map), width, height)
         assert [int(p["hex"]) for p in pieces(root, "hex")] == list(range(game.rail_map.n_hexes))
 
 
@@ -139,16 +123,8 @@ def test_every_seat_sees_the_same_drawing(n):
 
 
 def test_bad_arguments_are_refused():
-    record = positions(GAME.name, 2)[0]
-    for seat in (2, -1):
-        with pytest.raises(ValueError):
-            svg.draw(record, seat)
-    with pytest.raises(TypeError):
-        svg.draw(record, 1.0)
-    with pytest.raises(ValueError):
-        svg.draw(positions(GAME.name, 2)[:2])
-    with pytest.raises(TypeError):
-        svg.draw(get_game("wild_west_express_v0").init(0, num_players=2)[0])
+    assert_bad_arguments_refused(svg.draw, positions(GAME.name, 2)[0], 2, positions(GAME.name, 2)[:2],
+                                 get_game("wild_west_express_v0").init(0, num_players=2)[0], wrong_seat_types=(1.0,))
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)

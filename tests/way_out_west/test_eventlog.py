@@ -14,6 +14,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from tests._events import env_with_events_and_plain, random_legal_action, step_beside_twin, step_both
 from wildwest_envs import way_out_west_v0
 from wildwest_envs.core.sampling import LegalSampler
 from wildwest_envs.way_out_west import eventlog
@@ -163,10 +164,7 @@ def test_events_change_nothing_and_add_up_over_random_games(num_players):
     positions = [dict() for _ in range(batch)]
     while not GAME.finished(states).all():
         actions = sample(GAME.legal_mask(states))
-        before = states.copy()
-        logs = GAME.step_with_events(states, actions)
-        GAME.step(twin, actions)
-        assert states.tobytes() == twin.tobytes()
+        before, logs = step_beside_twin(GAME, states, twin, actions)
         for b, events in enumerate(logs):
             if before["done"][b]:
                 assert events == []
@@ -379,20 +377,13 @@ def test_actions_report_their_effects_and_money():
 def test_the_aec_env_delivers_the_events_and_the_final_vp_by_category():
     """``env(events=True)``: each agent's infos hold the step's events (all public, §12); play is unchanged;
     the last step's vp_scored events are the env's ``vp_categories`` info (§14) and sum to its scores."""
-    env = way_out_west_v0.env(num_players=3, num_rounds=3, events=True)
-    plain = way_out_west_v0.env(num_players=3, num_rounds=3)
-    env.reset(seed=5)
-    plain.reset(seed=5)
+    env, plain = env_with_events_and_plain(way_out_west_v0.env, 5, num_players=3, num_rounds=3)
     rng = np.random.default_rng(5)
     delivered = 0
     final = None
     while env.agents:
-        agent = env.agent_selection
-        over = env.terminations[agent] or env.truncations[agent]
-        action = None if over else int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
-        env.step(action)
-        plain.step(action)
-        assert env.unwrapped.save_state() == plain.unwrapped.save_state()
+        action = random_legal_action(env, rng)
+        step_both(env, plain, action)
         if action is not None and env.agents:
             logs = [env.infos[a]["events"] for a in env.agents]
             assert all(log == logs[0] for log in logs)  # open information: everybody sees the same events

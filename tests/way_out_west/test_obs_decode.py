@@ -19,13 +19,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wildwest_envs.core.layout import Layout, count
 from wildwest_envs.way_out_west.data import (BOX_MIN_PLAYERS, BUILDING_SPACES, CORRALS, JAIL, MAX_PLAYERS, N_BOXES,
                                              N_BT, N_TOWNS, PHASE_ACTIONS, PHASE_AUCTION, SIDE_ATTACKER,
                                              SIDE_DEFENDER)
 from wildwest_envs.way_out_west.scoring import income_of
 from wildwest_envs.way_out_west_v0 import GAME
-from tests._layout_codec import encode, onehot_parts
+from tests._layout_codec import (assert_batch_decodes_row_by_row, assert_reencodes, check_every_seat, encode,
+                                 mismatches, onehots_in_range, per_seat_offset, with_part_rescaled)
 
 OBS = GAME.obs_layout
 NOBODY = -1
@@ -104,9 +104,7 @@ _ABSENT_SEAT = {"present": False, "cash": 0, "cowboy_supply": 0, "cattle_supply"
 
 
 def _seats_expected(s, o: int, n: int, vps: np.ndarray) -> dict:
-    rows = [_seat_row(s, (o + r) % n, int(vps[(o + r) % n])) if r < n else _ABSENT_SEAT
-            for r in range(MAX_PLAYERS)]
-    return {part: [row[part] for row in rows] for part in _ABSENT_SEAT}
+    return per_seat_offset(o, n, lambda p: _seat_row(s, p, int(vps[p])), _ABSENT_SEAT, MAX_PLAYERS)
 
 
 def _boxes_expected(s, o: int, n: int) -> dict:
@@ -149,19 +147,6 @@ def expected_decode(s, o: int, vps: np.ndarray) -> dict:
             "pending": pending, "gunfight": _gunfight_expected(s, o, n)}
 
 
-def _mismatches(decoded: dict, expected: dict) -> list[str]:
-    """The fields (``field`` or ``field.part``) whose decoded value differs from the expected one."""
-    bad = []
-    for name, want in expected.items():
-        got = decoded[name]
-        if isinstance(want, dict):
-            bad += [f"{name}.{part}: {got[part]!r} != {value!r}" for part, value in want.items()
-                    if not np.array_equal(np.asarray(got[part]), np.asarray(value))]
-        elif not np.array_equal(np.asarray(got), np.asarray(want)):
-            bad.append(f"{name}: {got!r} != {want!r}")
-    return bad
-
-
 # ---- (a) every field is declared ------------------------------------------------------------------------------------
 def test_every_field_declares_its_natural_scale():
     """``undecoded()`` is empty: no field of the Way Out West observation decodes as raw floats."""
@@ -180,14 +165,7 @@ def test_decoded_values_equal_the_record_for_every_seat(records):
     """Round, player count, decision, acting seat, lap, frontier, Wanted supply, every town, seat, box, the
     auction, the pending action and the gunfight decode to the record's values, seen from each seat (§12)."""
     vps = GAME.scores(records)
-    checked = 0
-    for b, s in enumerate(records):
-        for o in range(int(s["num_players"])):
-            decoded = OBS.decode(GAME.observe(records[b:b + 1], o)[0])
-            bad = _mismatches(decoded, expected_decode(s, o, vps[b]))
-            assert not bad, f"record {b}, seat {o}: {bad[:5]}"
-            checked += 1
-    assert checked > 500
+    assert check_every_seat(GAME, records, lambda b, s, o: expected_decode(s, o, vps[b])) > 500
 
 
 def test_counts_decode_as_integers(records):
@@ -202,28 +180,16 @@ def test_counts_decode_as_integers(records):
 
 def test_batches_decode_like_single_observations(records):
     """``decode`` of a batch of observations gives, row by row, what single observations give."""
-    obs = GAME.observe(records[:20], 0)
-    batch = OBS.decode(obs)
-    for i in (0, 7, 19):
-        one = OBS.decode(obs[i])
-        assert batch["round"][i] == one["round"]
-        assert np.array_equal(batch["seats"]["cash"][i], one["seats"]["cash"])
-        assert np.array_equal(batch["gunfight"]["retreat_used"][i], one["gunfight"]["retreat_used"])
+    assert_batch_decodes_row_by_row(OBS, GAME.observe(records[:20], 0),
+                                    [("round",), ("seats", "cash"), ("gunfight", "retreat_used")])
 
 
 # ---- (c) one-hots in range; the declaration accounts for every float -----------------------------------------------
 
 
 def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
-    """Every one-hot part of every observation decodes to -1 or an index below its width."""
-    names = set()
-    for o in range(3):
-        decoded = OBS.decode(GAME.observe(records, o))
-        for name, part in onehot_parts(OBS):
-            value = decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name]
-            value = np.asarray(value)
-            assert ((value >= -1) & (value < part.width)).all(), (name, part.name)
-            names.add(f"{name}.{part.name}")
+    """Every one-hot part of every observation decodes to -1 or an index among its values."""
+    names, _ = onehots_in_range(OBS, (GAME.observe(records, o) for o in range(3)))
     assert len(names) >= 20
 
 
@@ -231,21 +197,13 @@ def test_reencoding_the_decoded_fields_gives_back_every_float(records):
     """Every float is covered by a part at the kernel's own scale: encode(decode(obs)) == obs, bit for bit
     (so one-hots hold at most one 1, flags are 0/1, and no count is clipped or scaled differently)."""
     for o in range(3):
-        obs = GAME.observe(records, o)
-        again = encode(OBS, OBS.decode(obs), len(obs))
-        assert again.tobytes() == obs.tobytes(), np.argwhere(again != obs)[:5]
+        assert_reencodes(OBS, GAME.observe(records, o))
 
 
 def test_control_a_wrong_scale_is_caught(records):
     """Control: a layout that reads cash at $20 instead of $50 fails both checks above."""
-    fields = []
-    for name, entry in OBS.fields.items():
-        parts = entry.parts
-        if name == "seats":
-            parts = tuple(count("cash", 20.0) if p.name == "cash" else p for p in parts)
-        fields.append((name, entry.shape, parts))
-    wrong = Layout(*fields)
+    wrong = with_part_rescaled(OBS, "seats", "cash", 20.0)
     obs = GAME.observe(records, 0)
     assert encode(wrong, wrong.decode(obs), len(obs)).tobytes() != obs.tobytes()
     vps = GAME.scores(records)
-    assert _mismatches(wrong.decode(obs[0]), expected_decode(records[0], 0, vps[0]))
+    assert mismatches(wrong.decode(obs[0]), expected_decode(records[0], 0, vps[0]))

@@ -10,9 +10,13 @@ observation equal to seat o + k's, and the rules commute with the renaming,
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
+from tests import _observation as observation_checks
+from tests._observation import assert_fields
 from tests.way_out_west._random_states import random_states, rotate_seats
 from tests.way_out_west._helpers import setup_done
 from wildwest_envs.core.sampling import LegalSampler
@@ -29,12 +33,7 @@ EXPECTED_FIELDS = {"round": (12,), "rounds_left": (1,), "num_players": (3,), "de
                    "acting_seat": (5,), "lap": (2,), "frontier": (5,), "wanted_supply": (1,), "towns": (5, 52),
                    "seats": (5, 27), "boxes": (19, 7), "auction": (8,), "pending": (42,), "gunfight": (44,)}
 
-
-def observe_all(states: np.ndarray, seat) -> np.ndarray:
-    """Observations of ``seat`` for every record (rows start as NaN: all must be written)."""
-    out = np.full((len(states), OBS_SIZE), np.nan, dtype=np.float32)
-    observe(states, np.broadcast_to(np.asarray(seat, dtype=np.int64), (len(states),)).copy(), out)
-    return out
+observe_all = partial(observation_checks.observe_all, observe, OBS_SIZE)  # (states, seat): all rows written
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +43,7 @@ def states() -> np.ndarray:
 
 def test_s12_layout_fields_in_order_and_size():
     """§12: the named slices of the module docstring tile the vector; 674 floats."""
-    assert list(OBS.fields) == list(EXPECTED_FIELDS)
-    for name, shape in EXPECTED_FIELDS.items():
-        assert OBS.fields[name].shape == shape, name
+    assert_fields(OBS, EXPECTED_FIELDS)
     assert OBS_SIZE == GAME.obs_size == 674
 
 

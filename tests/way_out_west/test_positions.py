@@ -13,9 +13,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
+from tests import _positions as compare
 from wildwest_envs.way_out_west.data import (A_BOX, A_COUNT, A_PASS, A_RAISE, A_TARGET, A_TOWN, BANK, CORRALS,
                                              DEC_AUCTION_BID, DEC_CHOOSE_ACTION, DEC_SETUP_PLACE_COWBOY, HOTEL, JAIL,
                                              N_BT, N_TOWNS, N_WANTED, PHASE_ACTIONS, PHASE_AUCTION, START_MONEY,
@@ -27,19 +30,10 @@ from wildwest_envs.way_out_west_v0 import GAME
 OBS = GAME.obs_layout
 BUY_A, HIRE_A, BUILD_STORE, BUILD_JAIL, FARMER, FIGHT_A = 0, 3, 12, 14, 15, 16
 
-
-def differing_fields(a: np.ndarray, b: np.ndarray, ignore=("n_decisions",)) -> list[str]:
-    """The record fields (other than ``ignore``) in which two positions differ."""
-    return [name for name in GAME.state_dtype.names
-            if name not in ignore and not np.array_equal(a[0][name], b[0][name])]
-
-
-def assert_same_position(built: np.ndarray, played: np.ndarray) -> None:
-    """Equal records (but the decision counter), legal masks and observations of every seat."""
-    assert differing_fields(built, played) == []
-    assert np.array_equal(GAME.legal_mask(built), GAME.legal_mask(played))
-    for seat in range(int(built[0]["num_players"])):
-        assert GAME.observe(built, seat).tobytes() == GAME.observe(played, seat).tobytes()
+IGNORED = ("n_decisions",)  # the decision counter (0: the cap counts from the built position)
+differing_fields = partial(compare.differing_fields, ignore=IGNORED)
+# equal records (but the decision counter), legal masks and observations of every seat
+assert_same_position = partial(compare.assert_same_position, GAME, ignore=IGNORED)
 
 
 def board_terms(states: np.ndarray) -> dict:

@@ -7,12 +7,13 @@ nothing but future dice (§12), be the same for every seat and for records that 
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
+from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, parse, pieces,
+                        read_only, standalone_svg)
 from tests.way_out_west._random_states import random_states
 from wildwest_envs.registry import get_game
 from wildwest_envs.way_out_west import svg
@@ -23,25 +24,12 @@ from wildwest_envs.way_out_west.positions import ABILENE, DEADWOOD, DODGE_CITY, 
 from wildwest_envs.way_out_west.state import NOBODY
 
 PLAYER_COUNTS = tuple(range(GAME.min_players, GAME.max_players + 1))
-SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 @lru_cache(maxsize=None)
 def positions(num_players: int) -> np.ndarray:
     """Snapshots of seeded random games (whole games, a few hundred decisions each), read-only."""
-    out = random_states(n_games=3, every=23, seed=40 + num_players, num_players=num_players)
-    out.setflags(write=False)
-    return out
-
-
-def parse(document: str) -> ET.Element:
-    return ET.fromstring(document)
-
-
-def pieces(root: ET.Element, cls: str) -> list[dict]:
-    """The ``data-`` attributes of every element of class ``cls``."""
-    return [{k[5:]: v for k, v in el.attrib.items() if k.startswith("data-")}
-            for el in root.iter() if el.get("class") == cls]
+    return read_only([random_states(n_games=3, every=23, seed=40 + num_players, num_players=num_players)])
 
 
 def ints(text: str) -> list[int]:
@@ -66,19 +54,11 @@ def test_every_position_of_random_play_draws_a_standalone_svg_of_the_declared_si
     records = positions(n)
     assert records["done"].any() and (records["n_decisions"] >= 200).any()
     for record in records:
-        root = parse(svg.draw(record))
-        assert root.tag == SVG_NS + "svg"
-        assert (root.get("width"), root.get("height")) == (str(svg.WIDTH), str(svg.HEIGHT))
-        assert root.get("viewBox") == f"0 0 {svg.WIDTH} {svg.HEIGHT}"
-        assert root.find(SVG_NS + "title") is not None
+        standalone_svg(svg.draw(record), svg.WIDTH, svg.HEIGHT)
 
 
 def test_a_batch_of_one_draws_as_its_record_and_the_state_is_not_changed():
-    states = positions(4)[5:6].copy()
-    before = states.tobytes()
-    assert svg.draw(states) == svg.draw(states[0])
-    assert svg.draw(states, 1) == svg.draw(states[0], 1)
-    assert states.tobytes() == before
+    assert_batch_of_one_draws_as_its_record(svg.draw, positions(4)[5:6].copy())
     frozen = gunfight_position()
     frozen.setflags(write=False)  # a read-only record draws: nothing is written
     assert "Gunfight in Abilene" in svg.draw(frozen[0])
@@ -95,21 +75,8 @@ def test_the_drawing_is_deterministic(n):
 
 
 def test_bad_arguments_are_refused():
-    record = positions(3)[0]
-    with pytest.raises(ValueError):
-        svg.draw(record, 3)
-    with pytest.raises(ValueError):
-        svg.draw(record, -1)
-    with pytest.raises(TypeError):
-        svg.draw(record, "0")
-    with pytest.raises(TypeError):
-        svg.draw(record, True)
-    with pytest.raises(TypeError):
-        svg.draw(record, 1.0)
-    with pytest.raises(ValueError):
-        svg.draw(positions(3)[:2])
-    with pytest.raises(TypeError):
-        svg.draw(get_game("rail_v0").init(0, num_players=3)[0])
+    assert_bad_arguments_refused(svg.draw, positions(3)[0], 3, positions(3)[:2],
+                                 get_game("rail_v0").init(0, num_players=3)[0])
 
 
 # ---- views: nothing is hidden (§12) ----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from tests import _observation as observation_checks
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import (CARD_CLASS, CLASS_PERSONAL, DEC_PRE_ROLL, DEC_TELEGRAM_DRAWN,
@@ -159,9 +160,5 @@ def permute_deck(record: np.void, size: int, rng: np.random.Generator) -> bool:
 
 
 def change_generator(record: np.void, rng: np.random.Generator) -> bool:
-    """New generator state and scripted-chance queue (never observed, DESIGN.md)."""
-    record["rng"] = rng.integers(0, 2**63, dtype=np.uint64)
-    record["n_forced"] = rng.integers(1, 17)
-    record["forced_pos"] = rng.integers(0, int(record["n_forced"]) + 1)
-    record["forced"][:] = rng.integers(0, 1000, size=len(record["forced"]))
-    return True
+    """New generator state and scripted-chance queue of 1 to 16 draws (never observed, DESIGN.md)."""
+    return observation_checks.change_generator(record, rng, fewest_forced=1)

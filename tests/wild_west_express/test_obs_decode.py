@@ -19,7 +19,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wildwest_envs.core.layout import Layout, count
 from wildwest_envs.wild_west_express.data import (CARGO_EMPTY, DEC_CARD_DYNAMITE_PLACE, DEC_CARD_DYNAMITE_REMOVE,
                                                   DEC_CARD_HIDEOUT_CITY, DEC_DESPERADO_STEP, DEC_REHIRE_TARGET,
                                                   DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, FREE, IS_CITY, MAX_PLAYERS,
@@ -28,7 +27,8 @@ from wildwest_envs.wild_west_express.data import (CARGO_EMPTY, DEC_CARD_DYNAMITE
                                                   SPECIAL_TELEGRAM)
 from wildwest_envs.wild_west_express.positions import Train, legal_actions, play, position, roll
 from wildwest_envs.wild_west_express_v0 import GAME
-from tests._layout_codec import encode, onehot_parts
+from tests._layout_codec import (assert_batch_decodes_row_by_row, assert_reencodes, by_part, check_every_seat, encode,
+                                 equal_to_float32, mismatches, onehots_in_range, seen_by, with_part_rescaled)
 
 OBS = GAME.obs_layout
 NOBODY = -1
@@ -73,11 +73,6 @@ def _built_positions() -> list[np.ndarray]:
 @pytest.fixture(scope="module")
 def records() -> np.ndarray:
     return np.concatenate([_random_play_snapshots(n, seed=n) for n in (2, 3, 4, 5)] + _built_positions())
-
-
-def _seen_by(records: np.ndarray, o: int) -> tuple[np.ndarray, int]:
-    """The records with a seat o, and o."""
-    return records[records["num_players"] > o], o
 
 
 # ---- the record, read as the spec describes the observation (§16.4) --------------------------------------------------
@@ -166,7 +161,7 @@ def _own_trains_expected(s, o: int) -> dict:
         cargo = _cargo_entries(s, o, t)
         rows.append({**_train_flags(s, o, t), "space": int(s["train_pos"][o, t]) if exists else NOBODY,
                      "came_from": came_from, "cargo_0": cargo[0], "cargo_1": cargo[1]})
-    return {part: [row[part] for row in rows] for part in rows[0]}
+    return by_part(rows)
 
 
 def _other_trains_expected(s, o: int, n: int) -> dict:
@@ -217,31 +212,11 @@ def expected_decode(s, o: int, vps: np.ndarray) -> dict:
     owners = [NOBODY if s["city_owner"][c] == NOBODY else _offset(int(s["city_owner"][c]), o, n)
               for c in range(N_CITIES)]
     return {**_context_expected(s, o), **_dice_and_game_expected(s, n),
-            "seats": {part: [row[part] for row in rows] for part in rows[0]}, "city_owner": owners,
+            "seats": by_part(rows), "city_owner": owners,
             "space_static": _space_static(), "dynamite": s["dynamite"].astype(bool),
             "sheriffs": [int(x) for x in s["sheriff_pos"]], **_planes_expected(s, o, n),
             "own_trains": _own_trains_expected(s, o), "other_trains": _other_trains_expected(s, o, n),
             **_own_pieces_expected(s, o), **_cards_expected(s, n)}
-
-
-def _same(got, want) -> bool:
-    got, want = np.asarray(got), np.asarray(want)
-    if want.dtype.kind == "f":  # the real parts: stored as float32
-        return got.shape == want.shape and np.allclose(got, want, rtol=1e-6, atol=1e-7)
-    return np.array_equal(got, want)
-
-
-def _mismatches(decoded: dict, expected: dict) -> list[str]:
-    """The fields (``field`` or ``field.part``) whose decoded value differs from the expected one."""
-    bad = []
-    for name, want in expected.items():
-        got = decoded[name]
-        if isinstance(want, dict):
-            bad += [f"{name}.{part}: {got[part]!r} != {value!r}" for part, value in want.items()
-                    if not _same(got[part], value)]
-        elif not _same(got, want):
-            bad.append(f"{name}: {got!r} != {want!r}")
-    return bad
 
 
 # ---- (a) every field is declared -------------------------------------------------------------------------------------
@@ -266,14 +241,7 @@ def test_decoded_values_equal_the_record_for_every_seat(records):
     """Every field (decision, context, dice, game, seats, station owners, board planes, own and other trains, own
     desperados and cards, competitions, deck) decodes to the record's values, seen from each seat (§16.4)."""
     vps = GAME.scores(records)
-    checked = 0
-    for b, s in enumerate(records):
-        for o in range(int(s["num_players"])):
-            decoded = OBS.decode(GAME.observe(records[b:b + 1], o)[0])
-            bad = _mismatches(decoded, expected_decode(s, o, vps[b]))
-            assert not bad, f"record {b}, seat {o}: {bad[:5]}"
-            checked += 1
-    assert checked > 400
+    assert check_every_seat(GAME, records, lambda b, s, o: expected_decode(s, o, vps[b]), equal_to_float32) > 400
 
 
 def test_counts_decode_as_integers(records):
@@ -290,13 +258,8 @@ def test_counts_decode_as_integers(records):
 
 def test_batches_decode_like_single_observations(records):
     """``decode`` of a batch of observations gives, row by row, what single observations give."""
-    obs = GAME.observe(records[:20], 0)
-    batch = OBS.decode(obs)
-    for i in (0, 7, 19):
-        one = OBS.decode(obs[i])
-        assert batch["decision_type"][i] == one["decision_type"]
-        assert np.array_equal(batch["seats"]["cash"][i], one["seats"]["cash"])
-        assert np.array_equal(batch["own_trains"]["cargo_0"][i], one["own_trains"]["cargo_0"])
+    assert_batch_decodes_row_by_row(OBS, GAME.observe(records[:20], 0),
+                                    [("decision_type",), ("seats", "cash"), ("own_trains", "cargo_0")])
 
 
 # ---- (c) one-hots in range; the declaration accounts for every float -------------------------------------------------
@@ -305,16 +268,7 @@ def test_batches_decode_like_single_observations(records):
 def test_every_onehot_decodes_to_an_index_in_range_or_minus_one(records):
     """Every one-hot part of every observation decodes to -1 or an index among its values; each takes
     values other than -1 somewhere in the records."""
-    names, seen = set(), set()
-    for o in range(MAX_PLAYERS):
-        decoded = OBS.decode(GAME.observe(*_seen_by(records, o)))
-        for name, part in onehot_parts(OBS):
-            value = np.asarray(decoded[name][part.name] if isinstance(decoded[name], dict) else decoded[name])
-            inside = (value >= part.first) & (value < part.first + part.width)
-            assert (inside | (value == -1)).all(), (name, part.name)
-            names.add(f"{name}.{part.name}")
-            if (value >= 0).any():
-                seen.add(f"{name}.{part.name}")
+    names, seen = onehots_in_range(OBS, (GAME.observe(*seen_by(records, o)) for o in range(MAX_PLAYERS)))
     assert len(names) == 17 and seen == names
 
 
@@ -322,23 +276,16 @@ def test_reencoding_the_decoded_fields_gives_back_every_float(records):
     """Every float is covered by a part at the kernel's own scale: encode(decode(obs)) == obs, bit for bit
     (so one-hots hold at most one 1, flags are 0/1, and no count is clipped or scaled differently)."""
     for o in range(MAX_PLAYERS):
-        obs = GAME.observe(*_seen_by(records, o))
-        again = encode(OBS, OBS.decode(obs), len(obs))
-        assert again.tobytes() == obs.tobytes(), np.argwhere(again != obs)[:5]
+        assert_reencodes(OBS, GAME.observe(*seen_by(records, o)))
 
 
 def test_control_a_wrong_scale_is_caught(records):
     """Control: a layout that reads cash in units of $20 instead of $1,000 fails both checks above."""
-    fields = []
-    for name, entry in OBS.fields.items():
-        parts = entry.parts
-        if name == "seats":
-            parts = tuple(count("cash", 20.0) if p.name == "cash" else p for p in parts)
-        fields.append((name, entry.shape, parts))
-    wrong = Layout(*fields)
+    wrong = with_part_rescaled(OBS, "seats", "cash", 20.0)
     obs = GAME.observe(records, 0)
     assert encode(wrong, wrong.decode(obs), len(obs)).tobytes() != obs.tobytes()
     vps = GAME.scores(records)
     b = int(np.flatnonzero(records["round"] > 0)[0])  # a record after setup: everybody holds cash
-    assert _mismatches(wrong.decode(obs[b]), expected_decode(records[b], 0, vps[b])) and not _mismatches(
-        OBS.decode(obs[b]), expected_decode(records[b], 0, vps[b]))
+    expected = expected_decode(records[b], 0, vps[b])
+    assert mismatches(wrong.decode(obs[b]), expected, equal_to_float32)
+    assert not mismatches(OBS.decode(obs[b]), expected, equal_to_float32)

@@ -11,9 +11,13 @@ does change its observation.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
+from tests import _observation as observation_checks
+from tests._observation import assert_fields, assert_rotating_seats_rotates_observations, variants
 from tests.wild_west_express._view_states import (PLAYER_COUNTS, change_generator, permute_deck, position,
                                                   random_states, swap_drawn_card, swap_held_card)
 from wildwest_envs.wild_west_express import rules
@@ -39,25 +43,13 @@ SEAT_MOVED_FIELDS = ("cash", "dynamite_bought", "hire_used", "n_desperados", "st
                      "train_large", "train_pos", "train_from", "train_cargo", "train_wait", "train_debt",
                      "train_creditor", "train_moved", "train_armed", "desp_pos")  # first axis = seat
 
-
-def observe_all(states: np.ndarray, seat: int) -> np.ndarray:
-    """Observations of ``seat`` for every record of a batch (rows start as NaN: all must be written)."""
-    out = np.full((len(states), OBS_SIZE), np.nan, dtype=np.float32)
-    observe(states, np.full(len(states), seat, dtype=np.int64), out)
-    return out
-
-
-def same_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise byte equality of two observation batches."""
-    return np.array([x.tobytes() == y.tobytes() for x, y in zip(a, b)])
+observe_all = partial(observation_checks.observe_all, observe, OBS_SIZE)  # (states, seat): all rows written
 
 
 # ---- layout ----------------------------------------------------------------------------------------------
 def test_layout_fields_and_size():
     """§16.4, §17.7: the declared slices tile the vector in order; the total is 15,744."""
-    assert list(OBS.fields) == list(EXPECTED_FIELDS)
-    for name, shape in EXPECTED_FIELDS.items():
-        assert OBS.fields[name].shape == shape, name
+    assert_fields(OBS, EXPECTED_FIELDS)
     assert OBS_SIZE == OBS.size == sum(int(np.prod(s)) for s in EXPECTED_FIELDS.values()) == 15744
     assert (SEAT_COLUMNS, OWN_TRAIN_COLUMNS, OTHER_TRAIN_COLUMNS) == (11, 660, 36)
 
@@ -206,33 +198,11 @@ def rotate_seats(record: np.void, k: int) -> None:
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_rotating_seats_rotates_the_observation(n):
     """§16.4: relabelling every seat s as s + k gives seat p + k exactly seat p's old observation."""
-    states = random_states(n)
-    for k in range(1, n):
-        rotated = states.copy()
-        for record in rotated:
-            rotate_seats(record, k)
-        for seat in range(n):
-            assert same_rows(observe_all(states, seat), observe_all(rotated, (seat + k) % n)).all()
+    assert_rotating_seats_rotates_observations(observe_all, random_states(n), n, rotate_seats)
 
 
 # ---- hidden information (§16.3) --------------------------------------------------------------------------------
-def variants(states: np.ndarray, change, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Apply ``change(record, rng) -> bool`` to a copy of every record; the copy and which changed."""
-    rng = np.random.default_rng(seed)
-    changed = states.copy()
-    applied = np.array([bool(change(record, rng)) for record in changed], dtype=bool)
-    return changed, applied
-
-
-def check_pair(states: np.ndarray, changed: np.ndarray, applied: np.ndarray, hidden_from, visible_to=()) -> None:
-    """Seats in ``hidden_from`` see no difference on the applied rows; seats in ``visible_to`` see one."""
-    assert applied.any(), "the change never applied: the test would be vacuous"
-    for seat in hidden_from:
-        same = same_rows(observe_all(states, seat), observe_all(changed, seat))
-        assert same[applied].all(), f"seat {seat} sees hidden data in rows {np.flatnonzero(applied & ~same)[:5]}"
-    for seat in visible_to:
-        same = same_rows(observe_all(states, seat), observe_all(changed, seat))
-        assert not same[applied].any(), f"seat {seat} misses visible data in rows {np.flatnonzero(applied & same)[:5]}"
+check_pair = partial(observation_checks.check_pair, observe_all)  # (states, changed, applied, hidden_from, ...)
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)

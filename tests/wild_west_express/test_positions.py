@@ -16,9 +16,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
+from tests import _positions as compare
 from tests.wild_west_express._helpers import setup_played
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express.data import (A_END, A_HOLD, A_PLAY_CARD, A_SPACE, CARGO_EMPTY, DEC_DRAFT_CITY,
@@ -37,19 +40,9 @@ FULL_STEAM, BACKTRACK, ARMED_GUARDS, BLIZZARD, BANK_DIVIDEND, LAND_BOOM, MAIL_RA
 IGNORED = ("rng", "forced", "n_forced", "forced_pos", "n_decisions", "move_steps", "move_first", "move_dice",
            "move_backtrack", "move_return", "card_return", "sheriff_return", "desp_steps")
 
-
-def differing_fields(a: np.ndarray, b: np.ndarray, ignore=IGNORED) -> list[str]:
-    """The record fields (other than ``ignore``) in which two positions differ."""
-    return [name for name in GAME.state_dtype.names
-            if name not in ignore and not np.array_equal(a[0][name], b[0][name])]
-
-
-def assert_same_position(built: np.ndarray, played: np.ndarray) -> None:
-    """Equal records (on the builder's fields), legal masks and observations of every seat."""
-    assert differing_fields(built, played) == []
-    assert np.array_equal(GAME.legal_mask(built), GAME.legal_mask(played))
-    for seat in range(int(built[0]["num_players"])):
-        assert GAME.observe(built, seat).tobytes() == GAME.observe(played, seat).tobytes(), seat
+differing_fields = partial(compare.differing_fields, ignore=IGNORED)
+# equal records (on the builder's fields), legal masks and observations of every seat
+assert_same_position = partial(compare.assert_same_position, GAME, ignore=IGNORED)
 
 
 def picks_of(states: np.ndarray) -> list[int]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 
+from tests._render import HAS_RASTER, assert_rendering_is_read_only, checked_picture, needs_raster
 from tests.wild_west_express._view_states import (PLAYER_COUNTS, change_generator, permute_deck, position,
                                                   random_states, swap_drawn_card, swap_held_card)
 from wildwest_envs.wild_west_express import data as D
@@ -16,7 +15,6 @@ from wildwest_envs.wild_west_express.names import action_to_string
 from wildwest_envs.wild_west_express import svg
 from wildwest_envs.wild_west_express.render import PLAYER_COLOURS, render_ansi
 
-HAS_RASTER = all(importlib.util.find_spec(m) is not None for m in ("resvg_py", "PIL"))  # the render extra
 NAMED_STATES = 40  # random records per player count whose 553 names are checked
 
 
@@ -215,16 +213,10 @@ def test_game_over_shows_final_vp_and_winner():
 # ---- read-only, pictures -----------------------------------------------------------------------------------
 def test_rendering_never_changes_the_state():
     """Rendering and naming are read-only: the record bytes are unchanged."""
-    states = in_denver(position(3))
-    before = states.tobytes()
-    render_ansi(states)
-    all_names(states)
-    if HAS_RASTER:
-        GAME.render_rgb(states)
-    assert states.tobytes() == before
+    assert_rendering_is_read_only(GAME, in_denver(position(3)), render_ansi, all_names)
 
 
-@pytest.mark.skipif(not HAS_RASTER, reason="the render extra (resvg-py, Pillow) is not installed")
+@needs_raster
 @pytest.mark.parametrize("n", [2, 5])
 @pytest.mark.parametrize("done", [False, True])
 def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
@@ -233,9 +225,7 @@ def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
     states = position(n)
     if done:  # the end shows the scores and dollar amounts
         states[0]["done"], states[0]["current"], states[0]["decision"] = True, -1, D.DEC_NONE
-    image = GAME.render_rgb(states[0])
-    assert image.shape == (svg.HEIGHT, svg.WIDTH, 3) and image.dtype == np.uint8
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50
+    image = checked_picture(GAME, svg, states[0], min_colours=50)
     for seat in range(n):
         colour = np.array([int(PLAYER_COLOURS[seat][i:i + 2], 16) for i in (1, 3, 5)])
         assert np.any(np.all(image == colour, axis=-1)), seat

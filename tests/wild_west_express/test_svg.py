@@ -14,6 +14,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, parse, pieces,
+                        read_only, standalone_svg)
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.registry import get_game
 from wildwest_envs.wild_west_express import svg
@@ -26,7 +28,6 @@ PLAYER_COUNTS = tuple(range(GAME.min_players, GAME.max_players + 1))
 N_GAMES = 3  # seeded random games per player count
 MAX_STEPS = 1500  # random decisions per game at most
 EVERY = 100  # keep every 100th position, and every TELEGRAM_DRAWN one (a private drawn card, §16.2)
-SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 @lru_cache(maxsize=None)
@@ -47,19 +48,7 @@ def positions(num_players: int) -> np.ndarray:
             drawn += int(at_drawn.any())
             kept.append(states[at_drawn | (step % EVERY == 0)].copy())
     kept.append(states.copy())
-    out = np.concatenate(kept)
-    out.setflags(write=False)
-    return out
-
-
-def parse(document: str) -> ET.Element:
-    return ET.fromstring(document)
-
-
-def pieces(root: ET.Element, cls: str) -> list[dict]:
-    """The ``data-`` attributes of every element of class ``cls``."""
-    return [{k[5:]: v for k, v in el.attrib.items() if k.startswith("data-")}
-            for el in root.iter() if el.get("class") == cls]
+    return read_only(kept)
 
 
 def held(record: np.void, seat: int) -> Counter:
@@ -73,19 +62,11 @@ def test_the_drawing_is_a_standalone_svg_of_the_declared_size(n):
     """Every view of every position parses as XML: an ``svg`` root of ``WIDTH`` x ``HEIGHT`` with that viewBox."""
     for record in positions(n)[::4]:
         for seat in [None, *range(n)]:
-            root = parse(svg.draw(record, seat))
-            assert root.tag == SVG_NS + "svg"
-            assert (root.get("width"), root.get("height")) == (str(svg.WIDTH), str(svg.HEIGHT))
-            assert root.get("viewBox") == f"0 0 {svg.WIDTH} {svg.HEIGHT}"
-            assert root.find(SVG_NS + "title") is not None
+            standalone_svg(svg.draw(record, seat), svg.WIDTH, svg.HEIGHT)
 
 
 def test_a_batch_of_one_draws_as_its_record_and_the_state_is_not_changed():
-    states = positions(3)[5:6].copy()
-    before = states.tobytes()
-    assert svg.draw(states) == svg.draw(states[0])
-    assert svg.draw(states, 1) == svg.draw(states[0], 1)
-    assert states.tobytes() == before
+    assert_batch_of_one_draws_as_its_record(svg.draw, positions(3)[5:6].copy())
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -98,17 +79,8 @@ def test_the_drawing_is_deterministic(n):
 
 
 def test_bad_arguments_are_refused():
-    record = positions(2)[0]
-    with pytest.raises(ValueError):
-        svg.draw(record, 2)
-    with pytest.raises(ValueError):
-        svg.draw(record, -1)
-    with pytest.raises(TypeError):
-        svg.draw(record, "0")
-    with pytest.raises(ValueError):
-        svg.draw(positions(2)[:2])
-    with pytest.raises(TypeError):
-        svg.draw(get_game("rail_v0").init(0, num_players=2)[0])
+    assert_bad_arguments_refused(svg.draw, positions(2)[0], 2, positions(2)[:2],
+                                 get_game("rail_v0").init(0, num_players=2)[0], wrong_seat_types=("0",))
 
 
 def test_text_is_escaped():
