@@ -85,10 +85,11 @@ def _mid_game_document(decision: int | None = None) -> dict:
                                           ("card_left", 9), ("phase", 12), ("decision", 40), ("cap_scoring", 3),
                                           ("victory_target", 2), ("round", 999)])
 def test_saved_state_with_an_index_out_of_range_is_refused(field, value):
-    """§17.5: every index field is range-checked before a kernel may use it; the error names the problem."""
+    """§17.5: every index field is range-checked before a kernel may use it; the error names the field and value
+    (its declared range, ``invariants.FIELD_RANGES``)."""
     document = _mid_game_document()
     document["state"][field] = value
-    with pytest.raises(ValueError, match="out of its range|decision|num_players"):
+    with pytest.raises(ValueError, match=rf"{field} = {value} is outside|decision|num_players"):
         GAME.from_json(json.dumps(document))
 
 
