@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.fields import INT32_MAX, LAST_SEAT, Bound, Entries, field_bound, first, range_errors
+from ..core.fields import INT32_MAX, LAST_SEAT, Bound, field_bound, first, leading_rows, range_errors
 from ..core.rng import N_FORCED
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_BULLETS,
                    DEC_KEEP, DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, IN, LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL,
@@ -547,7 +547,7 @@ def check_invariants(states: np.ndarray, out: np.ndarray) -> None:
 # ---- validate_state: plain Python, one record ------------------------------------------
 LAST_CAR = Bound("C", lambda state: int(state["n_carriages"]), ("n_carriages",))  # the last carriage's index
 LAST_BANDIT = Bound("B-1", lambda state: int(state["n_bandits"]) - 1, ("n_bandits",))
-PRESENT_BANDITS = Entries(lambda state, shape: np.arange(shape[0]) < int(state["n_bandits"]), ("n_bandits",))
+PRESENT_BANDITS = leading_rows("n_bandits")
 _SEATS = np.arange(MAX_PLAYERS)
 _SEAT_CARDS = Bound("", lambda state: np.where(_SEATS < int(state["num_players"]), 127, 0), ("num_players",))
 

@@ -59,9 +59,13 @@ class Entries:
     reads: tuple[str, ...] = ()
 
 
+def leading_rows(count_field: str) -> Entries:
+    """The first ``record[count_field]`` rows of a field (along its first axis: seats, bandits)."""
+    return Entries(lambda record, shape: _fit(np.arange(shape[0]) < int(record[count_field]), shape), (count_field,))
+
+
 LAST_SEAT = Bound("N-1", lambda record: int(record["num_players"]) - 1, ("num_players",))
-PRESENT_SEATS = Entries(lambda record, shape: _fit(np.arange(shape[0]) < int(record["num_players"]), shape),
-                        ("num_players",))  # the rows of the seats in the game (first axis: seats)
+PRESENT_SEATS = leading_rows("num_players")  # the rows of the seats in the game (first axis: seats)
 
 
 def field_bound(name: str, offset: int = 0) -> Bound:
