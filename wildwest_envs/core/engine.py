@@ -73,11 +73,12 @@ def mark(out: np.ndarray, a: int) -> None:
     if out.shape[0] > 0:
         out[a] = 1
 
+
 # The templates: their globals init_one ... tiebreak_seats are the game's (``batch_kernels``), and each
 # docstring's {spec} is what the game's kernel implements.
 def _init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
-    """Set up every record and advance it to its first decision ({spec}); ``options`` as ``options.OPTIONS`` lays
-    them out."""
+    """Set up every record and advance it to its first decision ({spec}).
+    ``options``: the int64 vector that ``options.OPTIONS`` lays out."""
     for b in prange(states.shape[0]):
         init_one(states[b], seeds[b], options)  # noqa: F821
 
