@@ -1,16 +1,9 @@
 """Colt Express rules engine: the public batch kernels and the flow of a game (spec §3-§9, §11).
 
-Public kernels (batch loops over records, ``numba.prange``)::
-
-    init(states, seeds, options)  # options: int64 vector, slots data.OPT_* (options.OPTIONS)
-    legal_mask(states, out)      # int8 (B, 73); all zeros for finished games
-    step(states, actions)        # int64 (B,); finished games are skipped
-    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
-    scores(states, out)          # int32 (B, 6): §9 score per seat, 0 for absent seats
-    tiebreak(states, out)        # int32 (B, 6): minus the bullet cards received (§9.4), higher is better
-
-and their per-record forms ``init_one``, ``legal_mask_one``, ``step_one`` for
-kernels that fuse them (e.g. a random-play benchmark loop). ``step`` assumes
+Public kernels: ``init``, ``legal_mask``, ``step``, ``step_and_mask``, ``scores`` and ``tiebreak``, the
+batch loops of ``core.engine`` (signatures there) over the per-record forms ``init_one``, ``legal_mask_one``,
+``step_one``, which kernels that fuse them call (e.g. a random-play benchmark loop). Masks have 73 actions
+and scores 6 seats: ``scores`` is the §9 score, ``tiebreak`` minus the bullet cards received (§9.4). ``step`` assumes
 the action is legal: legality is decided only by ``legal_mask``. After
 ``init`` and after every ``step`` a record stands at an agent decision
 (``decision``, ``current`` set) or is finished (``done``, ``DEC_NONE``,
@@ -71,10 +64,10 @@ Implementation notes (no rule depends on them):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ..core.engine import batch_kernels, count_decision
 from ..core.eventlog import EVERYONE, emit
-from ..core.kernels import NO_MASKS, finished
 from .actions import KIND_DECISION, apply_choice, card_bandit, choice_bits, resolve_floor
 from .cards import count_cards, return_card
 from .data import (A_BULLETS_DISCARD, A_BULLETS_KEEP, A_CAR, DEC_BULLETS, DEC_KEEP, DEC_NONE, DEC_PICKPOCKET,
@@ -94,53 +87,6 @@ from .state import NOBODY
 # phases of the flow (§4.1)
 (_PH_WAIT, _PH_ROUND_START, _PH_BULLETS, _PH_PLAN, _PH_KEEP, _PH_CARD, _PH_CARD_DONE, _PH_PUNCH_LOOT,
  _PH_PUNCH_DEST, _PH_EVENT, _PH_PICKPOCKET, _PH_ROUND_END) = range(12)
-
-
-# ---- public batch kernels ------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
-    """Set up every record and advance it to its first decision (§3, §4.2); ``options`` as ``options.OPTIONS``
-    lays them out."""
-    for b in prange(states.shape[0]):
-        init_one(states[b], seeds[b], options)
-
-
-@njit(cache=True, parallel=True)
-def legal_mask(states: np.ndarray, out: np.ndarray) -> None:
-    """out[b, a] = 1 for each legal action a of game b, all zeros when finished (§11.3)."""
-    for b in prange(states.shape[0]):
-        legal_mask_one(states[b], out[b])
-
-
-@njit(cache=True, parallel=True)
-def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
-    """Apply one legal action per unfinished game and advance to its next decision (§4-§9).
-    Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
-    while its record is still in cache (``core.kernels``)."""
-    fused = masks.shape[0] > 0
-    for b in prange(states.shape[0]):
-        step_one(states[b], actions[b])
-        if fused:
-            legal_mask_one(states[b], masks[b])
-
-
-def step(states: np.ndarray, actions: np.ndarray) -> None:
-    """``step_and_mask`` without masks."""
-    step_and_mask(states, actions, NO_MASKS)
-
-
-@njit(cache=True)
-def scores(states: np.ndarray, out: np.ndarray) -> None:
-    """§9 score of each seat, 0 for absent seats."""
-    for b in range(states.shape[0]):  # cheap: serial, to save the compile time of a parallel kernel
-        score_seats(states[b], out[b])
-
-
-@njit(cache=True)
-def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
-    """Tie-break key of each seat (higher is better), 0 for absent seats (§9.4)."""
-    for b in range(states.shape[0]):
-        tiebreak_seats(states[b], out[b])
 
 
 # ---- public per-record kernels -------------------------------------------------------------
@@ -183,9 +129,8 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
 def step_one(state: np.void, action: int) -> None:
     """Apply one legal action to one record, then resolve everything automatic up to the next decision; a
     finished record (ended, or at the decision cap) is left alone."""
-    if finished(state):
+    if not count_decision(state):
         return
-    state["n_decisions"] += 1
     decision = np.int64(state["decision"])
     seat = np.int64(state["current"])
     if decision == DEC_PLAN:
@@ -204,6 +149,13 @@ def step_one(state: np.void, action: int) -> None:
         apply_choice(state, decision, action)
         phase = _after_choice(state, decision)
     _advance(state, phase)
+
+
+# ---- public batch kernels (core.engine: loops over the per-record kernels) -------------------------------------
+init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
+    __name__, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§3, §4.2",
+    legal_mask="§11.3", step_and_mask="§4-§9", scores="score (§9)",
+    tiebreak="minus the bullet cards received, §9.4")
 
 
 # ---- the flow (§4.1) ---------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.rng import N_FORCED, draw_below, shuffle_prefix
+from ..core.engine import start_record
+from ..core.rng import draw_below, shuffle_prefix
 from .cards import shuffle_deck
 from .data import (BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_NONE, IN,
                    LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL, MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE,
@@ -40,12 +41,7 @@ N_DEALT_ROUND_CARDS = 4  # round cards drawn from the group (§3.1 step 8)
 
 @njit(cache=True)
 def _clear_record(state: np.void) -> None:
-    """Set every field of the record to its empty value (no setup yet)."""
-    state["n_forced"] = 0
-    state["forced_pos"] = 0
-    for i in range(N_FORCED):
-        state["forced"][i] = 0
-    state["n_decisions"] = 0
+    """Set every field of the game's own to its empty value (no setup yet; ``start_record`` sets the others)."""
     state["marshal_car"] = 0
     state["neutral_supply"] = N_NEUTRAL_BULLETS
     state["supply_removed"] = False
@@ -57,11 +53,9 @@ def _clear_record(state: np.void) -> None:
     state["pile_size"] = 0
     state["resolving"] = NOBODY
     state["decision"] = DEC_NONE
-    state["current"] = NOBODY
     state["acting_bandit"] = NOBODY
     state["victim"] = NOBODY
     state["cursor"] = 0
-    state["done"] = False
     for c in range(MAX_CARS):
         state["car_type"][c] = NOBODY
     for b in range(MAX_BANDITS):
@@ -171,16 +165,14 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, 
 
     ``start_player`` >= 0 replaces the drawn first player; the draw is still made, so the rest of the deal
     is the seed's either way."""
-    state["rng"] = seed
+    start_record(state, seed, num_players, max_decisions)
     _clear_record(state)
     two = num_players == 2
-    state["num_players"] = num_players
     state["bandits_per_seat"] = 2 if two else 1
     state["n_bandits"] = 4 if two else num_players
     state["n_carriages"] = 4 if two else num_players
     state["expert"] = expert or two  # §3.3 step 7
     state["auto_resolve"] = auto_resolve
-    state["max_decisions"] = max_decisions
     n_bandits = np.int64(state["n_bandits"])
     n_carriages = np.int64(state["n_carriages"])
     # 1. characters

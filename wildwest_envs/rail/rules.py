@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.engine import mark, start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_MASKS, finished
 from .intrinsics import borrowed, prefetch
@@ -181,11 +182,8 @@ def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
 @njit(cache=True)
 def init_one(state, seed: np.uint64, options: np.ndarray, mp) -> None:  # noqa: ARG001 (mp: same signature)
     """Set up one record: options and empty fields (``START`` rolls for the start player and plays on, §5)."""
+    start_record(state, seed, options[OPT_NUM_PLAYERS], options[OPT_MAX_DECISIONS])
     _set_options(state, options, mp)
-    state["rng"] = seed
-    state["n_forced"] = 0
-    state["forced_pos"] = 0
-    state["current"] = -1
     state["start_city"][:] = -1
     state["first_dir"][:] = -1
     state["partner"] = -1
@@ -225,8 +223,8 @@ def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
 # ---- options and setup (§4, §5) ------------------------------------------------------------------------------
 @njit(cache=True)
 def _set_options(state, o: np.ndarray, mp) -> None:
-    """Copy the parsed option vector into the record (§4)."""
-    state["num_players"] = o[OPT_NUM_PLAYERS]
+    """Copy the parsed option vector into the record (§4); ``num_players`` and ``max_decisions`` are
+    ``start_record``'s."""
     state["build_dice"] = o[OPT_BUILD_DICE]
     state["shared_roll"] = o[OPT_SHARED_ROLL] != 0
     state["build_rounds"] = o[OPT_BUILD_ROUNDS]
@@ -257,7 +255,6 @@ def _set_options(state, o: np.ndarray, mp) -> None:
     state["ferries_on"] = o[OPT_FERRIES] != 0
     state["distinct_dirs"] = o[OPT_DISTINCT_DIRS] != 0
     state["auto_forced"] = o[OPT_AUTO_FORCED] != 0
-    state["max_decisions"] = o[OPT_MAX_DECISIONS]
     state["start_player"] = o[OPT_START_PLAYER]  # -1: START rolls for it (§5)
 
 
@@ -285,12 +282,6 @@ def _roll_start_player(state) -> None:
 
 # ---- legality: the one place (§11.2) --------------------------------------------------------------------------
 @njit(cache=True)
-def _mark(out: np.ndarray, a: int) -> None:
-    if out.shape[0] > 0:  # an empty out only counts (forced-action check)
-        out[a] = 1
-
-
-@njit(cache=True)
 def _enumerate(state, mp, out: np.ndarray, counting: bool) -> tuple:
     """Mark the legal actions of the pending decision; (their count, the last one). Counting stops at 2."""
     ctx = np.int64(state["context"])
@@ -298,40 +289,40 @@ def _enumerate(state, mp, out: np.ndarray, counting: bool) -> tuple:
     count, last = 0, -1
     if ctx == CTX_START_CHOICE:
         for i in range(mp.start_cities.shape[0]):
-            _mark(out, base + OFF_CHOOSE_START + i)
+            mark(out, base + OFF_CHOOSE_START + i)
             count, last = count + 1, base + OFF_CHOOSE_START + i
     elif ctx == CTX_BUILD or ctx == CTX_COOP_BUILD or ctx == CTX_EXT_BUILD:
-        _mark(out, base + OFF_END_TURN)
+        mark(out, base + OFF_END_TURN)
         count, last = 1, base + OFF_END_TURN
         count += mark_steps(state, mp, out, counting)
         if counting and count > 1:
             return count, last
         for f in range(mp.ferries.shape[0]):
             if ferry_legal(state, mp, f):
-                _mark(out, base + OFF_BUILD_FERRY + f)
+                mark(out, base + OFF_BUILD_FERRY + f)
                 count, last = count + 1, base + OFF_BUILD_FERRY + f
         if ctx == CTX_BUILD:
             for j in range(1, MAX_PLAYERS):
                 if proposal_legal(state, mp, j):
-                    _mark(out, base + OFF_COOP_PROPOSE + j)
+                    mark(out, base + OFF_COOP_PROPOSE + j)
                     count, last = count + 1, base + OFF_COOP_PROPOSE + j
     elif ctx == CTX_COOP_RESPONSE:
-        _mark(out, base + OFF_COOP_ACCEPT)
-        _mark(out, base + OFF_COOP_DECLINE)
+        mark(out, base + OFF_COOP_ACCEPT)
+        mark(out, base + OFF_COOP_DECLINE)
         count, last = 2, base + OFF_COOP_DECLINE
     elif ctx == CTX_RACE_ENTRY:
-        _mark(out, base + OFF_RACE_DECLINE)
+        mark(out, base + OFF_RACE_DECLINE)
         count, last = 1, base + OFF_RACE_DECLINE
         p = np.int64(state["current"])
         for k in range(N_ROUTE_OBJECTIVES):  # slot 3 is never filled (§7.5)
             if state["cand_valid"][p, k]:
-                _mark(out, base + OFF_RACE_ENTER + k)
+                mark(out, base + OFF_RACE_ENTER + k)
                 count, last = count + 1, base + OFF_RACE_ENTER + k
     elif ctx == CTX_EXT_FUNDING:
-        _mark(out, base + OFF_FUND_DICE)
+        mark(out, base + OFF_FUND_DICE)
         count, last = 1, base + OFF_FUND_DICE
         if _account_possible(state, np.int64(state["current"])):
-            _mark(out, base + OFF_FUND_ACCOUNT)
+            mark(out, base + OFF_FUND_ACCOUNT)
             count, last = 2, base + OFF_FUND_ACCOUNT
     return count, last
 

@@ -1,17 +1,10 @@
 """Way Out West rules engine: the public batch kernels and the flow of a game (spec §4-§11, §13).
 
-Public kernels (batch loops over records, ``numba.prange``)::
-
-    init(states, seeds, options)  # options: int64 vector, slots data.OPT_* (options.OPTIONS)
-    legal_mask(states, out)      # int8 (B, 59); all zeros for finished games
-    step(states, actions)        # int64 (B,); finished games are skipped
-    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
-    scores(states, out)          # int32 (B, 5): §11 VP per seat, 0 for absent seats
-    tiebreak(states, out)        # int32 (B, 5): cash x 100 + B&T counters on board (§11.4)
-
-(In the option vector, ``start_player`` -1 draws the start player; the preset
-dice are 1..6, at most 64.) Per-record forms ``init_one``, ``legal_mask_one`` and ``step_one``
-serve fused loops. ``step`` assumes the action is legal: legality is decided
+Public kernels: ``init``, ``legal_mask``, ``step``, ``step_and_mask``, ``scores`` and ``tiebreak``, the
+batch loops of ``core.engine`` (signatures there) over the per-record forms ``init_one``, ``legal_mask_one``,
+``step_one``, which fused loops call. Masks have 59 actions and scores 5 seats: ``scores`` is the §11 VP,
+``tiebreak`` cash x 100 + B&T counters on board (§11.4). In the option vector, ``start_player`` -1 draws the
+start player; the preset dice are 1..6, at most 64. ``step`` assumes the action is legal: legality is decided
 only by ``_enumerate`` (through the predicates of ``actions``, ``auction`` and
 ``gunfight``), which also drives ``auto_forced``, so the mask and the automatic
 play cannot disagree.
@@ -39,16 +32,16 @@ Decisions where the spec is silent (beyond its §16):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ..core.engine import batch_kernels, count_decision, mark
 from ..core.eventlog import EVERYONE, emit
-from ..core.kernels import NO_MASKS, finished
 from .actions import (box_legal, build, buy_cattle, buy_two_legal, hire_cowboys, is_build_town, is_cattle_destination,
                       is_cattle_source, is_cattle_town, move_cattle, move_cowboys, move_two_cattle_legal,
                       place_farmer, second_hire_legal)
 from .auction import apply_bid, begin_auction, raise_legal
 from .data import (A_BOX, A_COUNT, A_NO, A_PASS, A_PLAYER, A_RAISE, A_RETREAT, A_SHOOT, A_TARGET, A_TOWN, A_YES,
-                   ACT_BUILD, ACT_BUY_CATTLE, ACT_FARMER, ACT_HIRE, ACT_MOVE_CATTLE,
+                   ACT_BUILD, ACT_BUY_CATTLE, ACT_FARMER, ACT_GUNFIGHT, ACT_HIRE, ACT_MOVE_CATTLE,
                    ACT_MOVE_COWBOYS, BOX_ACTION, BOX_BT, DEC_AUCTION_BID, DEC_BUILD_TOWN, DEC_BUY_CATTLE_COUNT,
                    DEC_BUY_CATTLE_TOWN, DEC_CHOOSE_ACTION, DEC_FARMER_TOWN, DEC_GUNFIGHT_DEFENDER,
                    DEC_GUNFIGHT_TARGET, DEC_GUNFIGHT_TOWN, DEC_HIRE_TOWN_1, DEC_HIRE_TOWN_2,
@@ -68,53 +61,12 @@ from .setup import clear_pending, place_setup_cowboy, setup_game
 from .state import NO_TOWN, NOBODY
 
 MAX_AUTO_STEPS = 64  # auto_forced applies at most this many single-option decisions per step (a chain is short)
-
-
-# ---- public batch kernels ----------------------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
-    """Set up every record at its first decision (the first setup placement, §4); ``options`` as
-    ``options.OPTIONS`` lays them out."""
-    for b in prange(states.shape[0]):
-        init_one(states[b], seeds[b], options)
-
-
-@njit(cache=True, parallel=True)
-def legal_mask(states: np.ndarray, out: np.ndarray) -> None:
-    """out[b, a] = 1 for each legal action a of game b, all zeros when finished (§13.2)."""
-    for b in prange(states.shape[0]):
-        legal_mask_one(states[b], out[b])
-
-
-@njit(cache=True, parallel=True)
-def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
-    """Apply one legal action per unfinished game and advance to its next decision.
-    Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
-    while its record is still in cache (``core.kernels``)."""
-    fused = masks.shape[0] > 0
-    for b in prange(states.shape[0]):
-        step_one(states[b], actions[b])
-        if fused:
-            legal_mask_one(states[b], masks[b])
-
-
-def step(states: np.ndarray, actions: np.ndarray) -> None:
-    """``step_and_mask`` without masks."""
-    step_and_mask(states, actions, NO_MASKS)
-
-
-@njit(cache=True)
-def scores(states: np.ndarray, out: np.ndarray) -> None:
-    """§11 victory points of each seat, 0 for absent seats."""
-    for b in range(states.shape[0]):
-        victory_points(states[b], out[b])
-
-
-@njit(cache=True)
-def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
-    """Tie-break key of each seat (§11.4), 0 for absent seats."""
-    for b in range(states.shape[0]):
-        tiebreak_seats(states[b], out[b])
+_FIRST_DECISION = np.zeros(ACT_GUNFIGHT + 1, dtype=np.int64)  # the first sub-decision of each action ACT_* (§8)
+for _act, _dec in ((ACT_BUY_CATTLE, DEC_BUY_CATTLE_TOWN), (ACT_HIRE, DEC_HIRE_TOWN_1),
+                   (ACT_MOVE_COWBOYS, DEC_MOVE_COWBOYS_FROM), (ACT_MOVE_CATTLE, DEC_MOVE_CATTLE_FROM),
+                   (ACT_BUILD, DEC_BUILD_TOWN), (ACT_FARMER, DEC_FARMER_TOWN), (ACT_GUNFIGHT, DEC_GUNFIGHT_TOWN)):
+    _FIRST_DECISION[_act] = _dec
+_FIRST_DECISION.setflags(write=False)
 
 
 # ---- public per-record kernels ---------------------------------------------------------------------------------
@@ -140,9 +92,8 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
 def step_one(state: np.void, action: int) -> None:
     """Apply one legal action to one record, then any forced decisions (``auto_forced``); a finished record
     (ended, or at the decision cap) is left alone."""
-    if finished(state):
+    if not count_decision(state):
         return
-    state["n_decisions"] += 1
     _apply(state, np.int64(action))
     _auto_play(state)
 
@@ -161,13 +112,14 @@ def _auto_play(state: np.void) -> None:
         _apply(state, last)
 
 
+# ---- public batch kernels (core.engine: loops over the per-record kernels) -------------------------------------
+init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
+    __name__, init_one, legal_mask_one, step_one, victory_points, tiebreak_seats, init="the first setup placement, §4",
+    legal_mask="§13.2", step_and_mask="§4-§11", scores="victory points (§11)",
+    tiebreak="cash x 100 + B&T counters on board, §11.4")
+
+
 # ---- legality: the one place (§13.2) ------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _mark(out: np.ndarray, a: int) -> None:
-    if out.shape[0] > 0:  # an empty ``out`` only counts (auto_forced)
-        out[a] = 1
-
-
 @njit(cache=True, inline="always")
 def _no_out(state: np.void) -> np.ndarray:
     """An empty int8 view: ``_enumerate`` then only counts."""
@@ -183,63 +135,58 @@ def _enumerate(state: np.void, out: np.ndarray) -> tuple:
     f = np.int64(state["pend_town1"])
     count = 0
     last = -1
-    if dec == DEC_AUCTION_BID:
-        _mark(out, A_PASS)
+    if dec == DEC_AUCTION_BID or dec == DEC_CHOOSE_ACTION:  # pass, or a legal raise / action box
+        mark(out, A_PASS)
         count, last = 1, A_PASS
-        for i in range(N_RAISES):
-            if raise_legal(state, p, i):
-                _mark(out, A_RAISE + i)
-                count, last = count + 1, A_RAISE + i
-    elif dec == DEC_CHOOSE_ACTION:
-        _mark(out, A_PASS)
-        count, last = 1, A_PASS
-        for b in range(N_BOXES):
-            if box_legal(state, p, b):
-                _mark(out, A_BOX + b)
-                count, last = count + 1, A_BOX + b
+        bid = dec == DEC_AUCTION_BID
+        first = A_RAISE if bid else A_BOX
+        for i in range(N_RAISES if bid else N_BOXES):
+            if raise_legal(state, p, i) if bid else box_legal(state, p, i):
+                mark(out, first + i)
+                count, last = count + 1, first + i
     elif dec == DEC_HIRE_TOWN_2:
-        _mark(out, A_PASS)
+        mark(out, A_PASS)
         count, last = 1, A_PASS
         if second_hire_legal(state, p):
             for t in range(N_TOWNS):
-                _mark(out, A_TOWN + t)
+                mark(out, A_TOWN + t)
             count, last = count + N_TOWNS, A_TOWN + N_TOWNS - 1
     elif dec == DEC_BUY_CATTLE_COUNT or dec == DEC_MOVE_CATTLE_COUNT:
-        _mark(out, A_COUNT)
+        mark(out, A_COUNT)
         count, last = 1, A_COUNT
         two = (buy_two_legal(state, p, f) if dec == DEC_BUY_CATTLE_COUNT
                else move_two_cattle_legal(state, p, f, np.int64(state["pend_town2"])))
         if two:
-            _mark(out, A_COUNT + 1)
+            mark(out, A_COUNT + 1)
             count, last = 2, A_COUNT + 1
     elif dec == DEC_MOVE_COWBOYS_COUNT:
         for i in range(min(np.int64(MAX_COUNT), np.int64(state["cowboys"][f, p]))):
-            _mark(out, A_COUNT + i)
+            mark(out, A_COUNT + i)
             count, last = count + 1, A_COUNT + i
     elif dec == DEC_GUNFIGHT_TARGET:
         for x in range(N_TARGETS):
             if target_legal(state, p, f, x):
-                _mark(out, A_TARGET + x)
+                mark(out, A_TARGET + x)
                 count, last = count + 1, A_TARGET + x
     elif dec == DEC_GUNFIGHT_DEFENDER or dec == DEC_WANTED_STEAL:
         for r in range(1, n):
             q = (p + r) % n
             ok = state["cattle"][f, q] >= 1 if dec == DEC_GUNFIGHT_DEFENDER else steal_legal(state, p, q)
             if ok:
-                _mark(out, A_PLAYER + r)
+                mark(out, A_PLAYER + r)
                 count, last = count + 1, A_PLAYER + r
     elif dec == DEC_SHERIFF_JOIN:
-        _mark(out, A_YES)
-        _mark(out, A_NO)
+        mark(out, A_YES)
+        mark(out, A_NO)
         count, last = 2, A_NO
     elif dec == DEC_VOLLEY_ATTACKER or dec == DEC_VOLLEY_DEFENDER:
-        _mark(out, A_SHOOT)
-        _mark(out, A_RETREAT)
+        mark(out, A_SHOOT)
+        mark(out, A_RETREAT)
         count, last = 2, A_RETREAT
     else:  # the town decisions
         for t in range(N_TOWNS):
             if _town_legal(state, dec, p, f, t):
-                _mark(out, A_TOWN + t)
+                mark(out, A_TOWN + t)
                 count, last = count + 1, A_TOWN + t
     return count, last
 
@@ -299,21 +246,7 @@ def _take_box(state: np.void, p: int, b: int) -> None:
     state["box_user"][b] = p
     state["pend_box"] = b
     emit(state, EV_BOX_TAKEN, EVERYONE, p, b, 0, 0)
-    act = np.int64(BOX_ACTION[b])
-    if act == ACT_BUY_CATTLE:
-        state["decision"] = DEC_BUY_CATTLE_TOWN
-    elif act == ACT_HIRE:
-        state["decision"] = DEC_HIRE_TOWN_1
-    elif act == ACT_MOVE_COWBOYS:
-        state["decision"] = DEC_MOVE_COWBOYS_FROM
-    elif act == ACT_MOVE_CATTLE:
-        state["decision"] = DEC_MOVE_CATTLE_FROM
-    elif act == ACT_BUILD:
-        state["decision"] = DEC_BUILD_TOWN
-    elif act == ACT_FARMER:
-        state["decision"] = DEC_FARMER_TOWN
-    else:
-        state["decision"] = DEC_GUNFIGHT_TOWN
+    state["decision"] = _FIRST_DECISION[np.int64(BOX_ACTION[b])]
 
 
 @njit(cache=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.engine import start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
 from .data import (DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_BOXES, N_BT, N_CATTLE, N_COWBOYS, N_PER_BT_TYPE,
@@ -26,16 +27,9 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, num_rounds: in
                dice: np.ndarray, auto_forced: bool, max_decisions: int) -> None:
     """Components, money, start player and turn order of a fresh game (§4 steps 1-3, 5)."""
     n = np.int64(num_players)
-    state["rng"] = np.uint64(seed)
-    state["n_forced"] = 0
-    state["forced_pos"] = 0
-    state["forced"][:] = 0
-    state["num_players"] = n
+    start_record(state, np.uint64(seed), n, max_decisions)
     state["num_rounds"] = num_rounds
     state["auto_forced"] = auto_forced
-    state["max_decisions"] = max_decisions
-    state["n_decisions"] = 0
-    state["done"] = False
     state["round"] = 1
     _deal_components(state, n)
     _clear_board(state)

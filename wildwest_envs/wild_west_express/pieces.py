@@ -113,13 +113,13 @@ def desperado_cap(state: np.void) -> int:
     return LIMIT_DESPERADOS if state["component_limits"] else MAX_DESPERADOS
 
 
-@njit(cache=True)
-def place_train(state: np.void, seat: int, city: int, large: int) -> int:
-    """A new empty train in the lowest free slot, in ``city``, free direction, not yet moved (§6.3)."""
-    t = free_train_slot(state, seat)
-    state["train_exists"][seat, t] = 1
+@njit(cache=True, inline="always")
+def set_train(state: np.void, seat: int, t: int, exists: int, large: int, space: int) -> None:
+    """Train slot t of ``seat``: ``exists`` and ``large`` (0/1) at ``space``, free direction (-1), no cargo, no
+    wait, debt or creditor, not moved, not armed (§6.3)."""
+    state["train_exists"][seat, t] = exists
     state["train_large"][seat, t] = large
-    state["train_pos"][seat, t] = city
+    state["train_pos"][seat, t] = space
     state["train_from"][seat, t] = -1
     for j in range(N_CARGO):
         state["train_cargo"][seat, t, j] = CARGO_EMPTY
@@ -128,6 +128,13 @@ def place_train(state: np.void, seat: int, city: int, large: int) -> int:
     state["train_creditor"][seat, t] = NOBODY
     state["train_moved"][seat, t] = 0
     state["train_armed"][seat, t] = 0
+
+
+@njit(cache=True)
+def place_train(state: np.void, seat: int, city: int, large: int) -> int:
+    """A new empty train in the lowest free slot, in ``city``, free direction, not yet moved (§6.3)."""
+    t = free_train_slot(state, seat)
+    set_train(state, seat, t, np.int64(1), large, city)
     return t
 
 

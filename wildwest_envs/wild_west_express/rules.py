@@ -1,17 +1,10 @@
 """Wild West Express rules engine: the public batch kernels and the flow of a game (spec §5-§14, §17).
 
-Public kernels (batch loops over records, ``numba.prange``)::
-
-    init(states, seeds, options)  # options: int64 vector, slots data.OPT_* (options.OPTIONS)
-    legal_mask(states, out)      # int8 (B, 553); all zeros for finished games
-    step(states, actions)        # int64 (B,); finished games are skipped
-    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
-    scores(states, out)          # int32 (B, 5): §14.1 VP per seat, 0 for absent seats
-    tiebreak(states, out)        # int32 (B, 5): cash per seat (§14.3), higher is better
-
-(In the option vector, ``victory_target`` 0 = the table of §14.2;
-``cash_vp_mode`` and ``cap_scoring`` are the codes of ``data``.) Per-record forms ``init_one``,
-``legal_mask_one``, ``step_one`` exist for fused loops. ``step`` assumes the
+Public kernels: ``init``, ``legal_mask``, ``step``, ``step_and_mask``, ``scores`` and ``tiebreak``, the
+batch loops of ``core.engine`` (signatures there) over the per-record forms ``init_one``, ``legal_mask_one``,
+``step_one``, which fused loops call. Masks have 553 actions and scores 5 seats: ``scores`` is the §14.1 VP,
+``tiebreak`` the cash (§14.3). In the option vector, ``victory_target`` 0 = the table of §14.2;
+``cash_vp_mode`` and ``cap_scoring`` are the codes of ``data``. ``step`` assumes the
 action is legal: legality is decided only by ``_enumerate`` (and the
 predicates of the rule modules it calls), which also serves the auto-forced
 check, so the mask and the automatic play can never disagree.
@@ -62,10 +55,10 @@ and the single-use continuations of ``_advance`` are ``inline="always"``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ..core.engine import batch_kernels, count_decision, mark
 from ..core.eventlog import EVERYONE, emit
-from ..core.kernels import NO_MASKS, finished
 from ..core.rng import draw_below
 from .arrival import pay_fee, settle_debts, unload, unload_legal
 from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF, A_SPACE, A_STOP, A_TRAIN,
@@ -107,53 +100,6 @@ from .telegrams import (card_playable, claim_competitions, count_down_competitio
  _K_CARD, _K_CARD_DONE, _K_SHERIFF, _K_SHERIFF_DONE, _K_DESPERADOS, _K_DESP_MOVE, _K_REHIRE, _K_TURN_END) = range(18)
 
 
-# ---- public batch kernels ------------------------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
-    """Set up every record and advance it to its first decision (§5); ``options`` as ``options.OPTIONS`` lays
-    them out."""
-    for b in prange(states.shape[0]):
-        init_one(states[b], seeds[b], options)
-
-
-@njit(cache=True, parallel=True)
-def legal_mask(states: np.ndarray, out: np.ndarray) -> None:
-    """out[b, a] = 1 for each legal action a of game b, all zeros when finished (§17.2)."""
-    for b in prange(states.shape[0]):
-        legal_mask_one(states[b], out[b])
-
-
-@njit(cache=True, parallel=True)
-def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
-    """Apply one legal action per unfinished game and advance to its next decision (§6-§14).
-    Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
-    while its record is still in cache (``core.kernels``)."""
-    fused = masks.shape[0] > 0
-    for b in prange(states.shape[0]):
-        step_one(states[b], actions[b])
-        if fused:
-            legal_mask_one(states[b], masks[b])
-
-
-def step(states: np.ndarray, actions: np.ndarray) -> None:
-    """``step_and_mask`` without masks."""
-    step_and_mask(states, actions, NO_MASKS)
-
-
-@njit(cache=True)
-def scores(states: np.ndarray, out: np.ndarray) -> None:
-    """§14.1 victory points of each seat, 0 for absent seats."""
-    for b in range(states.shape[0]):
-        score_seats(states[b], out[b])
-
-
-@njit(cache=True)
-def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
-    """Tie-break key of each seat: cash (§14.3), 0 for absent seats."""
-    for b in range(states.shape[0]):
-        tiebreak_seats(states[b], out[b])
-
-
 # ---- public per-record kernels ---------------------------------------------------------------------------------
 @njit(cache=True)
 def init_one(state: np.void, seed: np.uint64, options: np.ndarray) -> None:
@@ -182,22 +128,21 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
 def step_one(state: np.void, action: int) -> None:
     """Apply one legal action to one record, then resolve everything automatic up to the next decision; a
     finished record (ended, or at the decision cap) is left alone."""
-    if finished(state):
+    if not count_decision(state):
         return
-    state["n_decisions"] += 1
     state["turn_decisions"] += 1
     _advance(state, _apply(state, np.int64(action)))
     if not state["done"] and state["turn_decisions"] >= MAX_TURN_DECISIONS:
         _end_game(state, np.bool_(True))  # the safety limit of §14.4
 
 
+# ---- public batch kernels (core.engine: loops over the per-record kernels) -------------------------------------
+init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
+    __name__, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§5", legal_mask="§17.2",
+    step_and_mask="§6-§14", scores="victory points (§14.1)", tiebreak="cash, §14.3")
+
+
 # ---- legality: the one place (§17.2) ------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _mark(out: np.ndarray, a: int) -> None:
-    if out.shape[0] > 0:  # an empty ``out`` only counts (auto-forced check)
-        out[a] = 1
-
-
 @njit(cache=True, inline="always")
 def _no_out(state: np.void) -> np.ndarray:
     """An empty int8 view used when ``_enumerate`` only counts: nothing is allocated or written."""
@@ -214,19 +159,19 @@ def _enumerate(state: np.void, out: np.ndarray) -> tuple:
     if dec == DEC_DRAFT_CITY or dec == DEC_CARD_CITY:
         for c in range(N_CITIES):
             if state["city_owner"][c] == NOBODY:
-                _mark(out, A_SPACE + c)
+                mark(out, A_SPACE + c)
                 count, last = count + 1, A_SPACE + c
     elif dec == DEC_PLACE_DESPERADO:
         for i in range(2):
             c = np.int64(state["start_city"][seat, i])
-            _mark(out, A_SPACE + c)
+            mark(out, A_SPACE + c)
             count, last = count + 1, A_SPACE + c
     elif dec == DEC_PRE_ROLL:
         count, last = mark_pre_roll(state, seat, out, np.bool_(False))  # = pre_roll_legal over every action
     elif dec == DEC_SELECT_TRAIN:
         for t in range(MAX_TRAINS):
             if state["train_exists"][seat, t] and not state["train_moved"][seat, t]:
-                _mark(out, A_TRAIN + t)
+                mark(out, A_TRAIN + t)
                 count, last = count + 1, A_TRAIN + t
     elif dec == DEC_TRAIN_STEP:
         t = np.int64(state["move_train"])
@@ -234,64 +179,64 @@ def _enumerate(state: np.void, out: np.ndarray) -> tuple:
         for i in range(MAX_DEGREE):
             o = np.int64(NEIGHBOURS[x, i])
             if o >= 0 and next_space_legal(state, seat, t, o):
-                _mark(out, A_SPACE + o)
+                mark(out, A_SPACE + o)
                 count, last = count + 1, A_SPACE + o
         if can_stop(state, seat, t):
-            _mark(out, A_STOP)
+            mark(out, A_STOP)
             count, last = count + 1, A_STOP
         if can_hold(state, seat, t):
-            _mark(out, A_HOLD)
+            mark(out, A_HOLD)
             count, last = count + 1, A_HOLD
     elif dec == DEC_ARRIVAL:
         t = np.int64(state["move_train"])
         for j in range(N_CARGO):
             if unload_legal(state, seat, t, np.int64(state["landing_space"]), j):
-                _mark(out, A_UNLOAD_SLOT + j)
+                mark(out, A_UNLOAD_SLOT + j)
                 count, last = count + 1, A_UNLOAD_SLOT + j
-        _mark(out, A_END)
+        mark(out, A_END)
         count, last = count + 1, A_END
     elif dec == DEC_SHERIFF_PIECE:
         for k in range(N_SHERIFFS):
-            _mark(out, A_SHERIFF + k)
-        _mark(out, A_END)
+            mark(out, A_SHERIFF + k)
+        mark(out, A_END)
         count, last = N_SHERIFFS + 1, A_END
     elif dec == DEC_SHERIFF_SPACE:
         k = np.int64(state["sel_sheriff"])
         for s in range(N_SPACES):
             if sheriff_space_legal(state, k, s):
-                _mark(out, A_SPACE + s)
+                mark(out, A_SPACE + s)
                 count += 1
-        _mark(out, A_END)
+        mark(out, A_END)
         count, last = count + 1, A_END
     elif dec == DEC_TELEGRAM_DRAWN:
         card = np.int64(state["drawn_card"])
         if card_playable(state, seat, card, np.int64(state["move_train"])):
-            _mark(out, A_PLAY_CARD + card)
+            mark(out, A_PLAY_CARD + card)
             count += 1
-        _mark(out, A_END)
+        mark(out, A_END)
         count, last = count + 1, A_END
     elif dec == DEC_CARD_TRAIN:
         for t in range(MAX_TRAINS):
             if state["train_exists"][seat, t]:
-                _mark(out, A_TRAIN + t)
+                mark(out, A_TRAIN + t)
                 count, last = count + 1, A_TRAIN + t
     elif dec == DEC_CARD_DYNAMITE_PLACE or dec == DEC_CARD_DYNAMITE_REMOVE:
         for s in range(N_SPACES):
             ok = can_place_dynamite(state, s) if dec == DEC_CARD_DYNAMITE_PLACE else state["dynamite"][s] != 0
             if ok:
-                _mark(out, A_SPACE + s)
+                mark(out, A_SPACE + s)
                 count += 1
-        _mark(out, A_END)
+        mark(out, A_END)
         count, last = count + 1, A_END
     elif dec == DEC_CARD_DESPERADO:
         for k in range(np.int64(state["n_desperados"][seat])):
-            _mark(out, A_DESPERADO + k)
+            mark(out, A_DESPERADO + k)
             count, last = count + 1, A_DESPERADO + k
     elif dec == DEC_CARD_HIDEOUT_CITY:
         here = np.int64(state["desp_pos"][seat, np.int64(state["sel_desperado"])])
         for c in range(N_CITIES):
             if state["city_owner"][c] == seat and c != here:
-                _mark(out, A_SPACE + c)
+                mark(out, A_SPACE + c)
                 count, last = count + 1, A_SPACE + c
     elif dec == DEC_DESPERADO_STEP:
         k = np.int64(state["desp_index"])
@@ -301,10 +246,10 @@ def _enumerate(state: np.void, out: np.ndarray) -> tuple:
         for i in range(MAX_DEGREE):
             n = np.int64(NEIGHBOURS[x, i])
             if n >= 0 and step_legal(state, x, y, n, r):
-                _mark(out, A_SPACE + n)
+                mark(out, A_SPACE + n)
                 count, last = count + 1, A_SPACE + n
         if y == NO_SPACE and can_rehire(state, seat, x, r):
-            _mark(out, A_REHIRE)
+            mark(out, A_REHIRE)
             count, last = count + 1, A_REHIRE
     elif dec == DEC_REHIRE_TARGET:
         k = np.int64(state["desp_index"])
@@ -312,7 +257,7 @@ def _enumerate(state: np.void, out: np.ndarray) -> tuple:
         _, n_nearest, nearest = nearest_stations(state, seat, x, np.int64(state["dice"][0]))
         for c in range(N_CITIES):
             if state["city_owner"][c] == seat and (n_nearest > 1 or c != nearest):
-                _mark(out, A_SPACE + c)
+                mark(out, A_SPACE + c)
                 count, last = count + 1, A_SPACE + c
     return count, last
 

@@ -18,34 +18,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.engine import start_record
 from ..core.eventlog import EVERYONE, emit
-from ..core.rng import N_FORCED, draw_below, shuffle_prefix
-from .data import (CARGO_EMPTY, DEC_NONE, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS,
-                   N_CARGO, N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE,
-                   PHASE_SETUP, START_CARGO, START_CASH, START_DESPERADOS, START_DESPERADOS_TWO_PLAYER,
-                   VICTORY_TARGET)
+from ..core.rng import draw_below, shuffle_prefix
+from .data import (DEC_NONE, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS, N_CITIES,
+                   N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE, PHASE_SETUP, START_CARGO,
+                   START_CASH, START_DESPERADOS, START_DESPERADOS_TWO_PLAYER, VICTORY_TARGET)
 from .eventlog import (EV_CARGO_LOADED, EV_CITY_DRAFTED, EV_DESPERADO_PLACED, EV_START_CASH, EV_TRAIN_PLACED,
                        PLACED_SETUP)
-from .pieces import place_train
+from .pieces import place_train, set_train
 from .state import LANDING_NONE, NOBODY
 
 
 @njit(cache=True)
 def _clear_record(state: np.void) -> None:
-    """Every field at its empty value."""
-    state["n_forced"] = 0
-    state["forced_pos"] = 0
-    for i in range(N_FORCED):
-        state["forced"][i] = 0
-    state["n_decisions"] = 0
+    """Every field of the game's own at its empty value (``start_record`` sets the others)."""
     state["turn_decisions"] = 0
     state["phase"] = PHASE_SETUP
     state["decision"] = DEC_NONE
-    state["current"] = NOBODY
     state["active"] = NOBODY
     state["round"] = 0
     state["turn"] = 0
-    state["done"] = False
     state["capped"] = False
     for i in range(N_DICE):
         state["dice"][i] = 0
@@ -61,17 +54,7 @@ def _clear_record(state: np.void) -> None:
         for k in range(MAX_DESPERADOS):
             state["desp_pos"][p, k] = NO_SPACE
         for t in range(MAX_TRAINS):
-            state["train_exists"][p, t] = 0
-            state["train_large"][p, t] = 0
-            state["train_pos"][p, t] = NO_SPACE
-            state["train_from"][p, t] = -1
-            for j in range(N_CARGO):
-                state["train_cargo"][p, t, j] = CARGO_EMPTY
-            state["train_wait"][p, t] = 0
-            state["train_debt"][p, t] = 0
-            state["train_creditor"][p, t] = NOBODY
-            state["train_moved"][p, t] = 0
-            state["train_armed"][p, t] = 0
+            set_train(state, p, t, np.int64(0), np.int64(0), np.int64(NO_SPACE))
     for k in range(N_SHERIFFS):
         state["sheriff_pos"][k] = NO_SPACE
     for c in range(N_CITIES):
@@ -127,9 +110,8 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, victory_target
                competition_expiry_rounds: int, max_rounds: int, cap_scoring: int, auto_forced: bool,
                max_decisions: int) -> None:
     """Options, start player and deck (the only chance of setup), then the draft begins (§5, §17.4)."""
-    state["rng"] = seed
+    start_record(state, seed, num_players, max_decisions)
     _clear_record(state)
-    state["num_players"] = num_players
     state["victory_target"] = victory_target if victory_target > 0 else VICTORY_TARGET[num_players]
     state["cash_vp_mode"] = cash_vp_mode
     state["alt_dynamite"] = alt_dynamite
@@ -142,7 +124,6 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, victory_target
     state["max_rounds"] = max_rounds
     state["cap_scoring"] = cap_scoring
     state["auto_forced"] = auto_forced
-    state["max_decisions"] = max_decisions
     n_desp = START_DESPERADOS_TWO_PLAYER if (num_players == 2 and two_player_extra_desperado) else START_DESPERADOS
     for p in range(num_players):
         state["n_desperados"][p] = n_desp

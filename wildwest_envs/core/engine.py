@@ -1,0 +1,168 @@
+"""What the games' rules engines share: batch kernels built from per-record kernels, and a record's start.
+
+``start_record(state, seed, num_players, max_decisions)`` sets the fields every record has (``core.game``, the
+``core.rng.RNG_FIELDS``) for a new game: the generator seeded, no scripted outcome, no decision taken, not done,
+nobody to decide yet. A step counts its decision with ``count_decision``, which leaves a finished record alone;
+an enumeration of the legal actions marks each with ``mark``, which only counts when given an empty row.
+
+A game whose rules are written per record (``init_one``, ``legal_mask_one``, ``step_one`` and the per-seat
+``scores`` / ``tiebreak`` of one record) gets its public batch kernels from ``batch_kernels``::
+
+    init(states, seeds, options)   # options: the game's int64 vector (options.OPTIONS, slots data.OPT_*)
+    legal_mask(states, out)        # int8 (B, A); all zeros for finished games
+    step(states, actions)          # int64 (B,); finished games are skipped
+    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
+    scores(states, out)            # int32 (B, max players): the final score per seat, 0 for absent seats
+    tiebreak(states, out)          # int32 (B, max players): the tie-break key per seat, higher is better
+
+``init``, ``legal_mask`` and ``step_and_mask`` run ``init_one``, ``legal_mask_one`` and ``step_one`` (then
+``legal_mask_one`` unless ``masks`` is ``NO_MASKS``) on every record in parallel (``numba.prange``); ``step``
+is plain Python; ``scores`` and ``tiebreak`` loop serially (a few adds per record).
+
+The loops below are templates: each game compiles its own copy, whose globals name that game's per-record
+kernels, with its own ``__qualname__`` (``<rules module>.<kernel>``). numba's on-disk cache names its files after
+the qualified name and keys them by the template's bytecode, so every game keeps its own cache files and a fresh
+process loads them (a closure over the per-record kernels would not cache: numba keys a closure by its pickled
+cells, and a pickled dispatcher differs from process to process). The cache is checked against this file only,
+like any kernel whose helpers live in another file (docs/guides/developing.md, "Debugging"): clear it after
+changing a game's per-record kernels.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Callable, NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .kernels import NO_MASKS, finished
+
+NOBODY = -1  # ``current`` of a record whose first decision is not posed yet
+
+
+@njit(cache=True)
+def start_record(state, seed: np.uint64, num_players: int, max_decisions: int) -> None:
+    """Set the fields every record has for a new game: generator state ``seed`` and an empty scripted-chance
+    queue (``core.rng``), ``num_players``, the decision cap ``max_decisions``, no decision taken, not done, and
+    ``current`` nobody."""
+    state["rng"] = seed
+    state["n_forced"] = 0
+    state["forced_pos"] = 0
+    state["forced"][:] = 0
+    state["num_players"] = num_players
+    state["max_decisions"] = max_decisions
+    state["n_decisions"] = 0
+    state["done"] = False
+    state["current"] = NOBODY
+
+
+@njit(cache=True, inline="always")
+def count_decision(state) -> bool:
+    """Count the agent decision a step applies to a record (``n_decisions``); False, counting nothing, when the
+    record is ``finished`` (``core.kernels``: a step leaves it alone)."""
+    if finished(state):
+        return False
+    state["n_decisions"] += 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def mark(out: np.ndarray, a: int) -> None:
+    """Mark action ``a`` legal in the mask row ``out``; an empty ``out`` only counts (a forced-action check)."""
+    if out.shape[0] > 0:
+        out[a] = 1
+
+
+# The templates: their globals init_one ... tiebreak_seats are the game's (``batch_kernels``), and each
+# docstring's {spec} is what the game's kernel implements.
+def _init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
+    """Set up every record and advance it to its first decision ({spec}).
+    ``options``: the int64 vector that ``options.OPTIONS`` lays out."""
+    for b in prange(states.shape[0]):
+        init_one(states[b], seeds[b], options)  # noqa: F821
+
+
+def _legal_mask(states: np.ndarray, out: np.ndarray) -> None:
+    """out[b, a] = 1 for each legal action a of game b, all zeros when finished ({spec})."""
+    for b in prange(states.shape[0]):
+        legal_mask_one(states[b], out[b])  # noqa: F821
+
+
+def _step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
+    """Apply one legal action per unfinished game and advance to its next decision ({spec}).
+    Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
+    while its record is still in cache (``core.kernels``)."""
+    fused = masks.shape[0] > 0
+    for b in prange(states.shape[0]):
+        step_one(states[b], actions[b])  # noqa: F821
+        if fused:
+            legal_mask_one(states[b], masks[b])  # noqa: F821
+
+
+def _scores(states: np.ndarray, out: np.ndarray) -> None:
+    """The {spec} of each seat, 0 for absent seats."""
+    for b in range(states.shape[0]):  # cheap: serial, to save the compile time of a parallel kernel
+        score_seats(states[b], out[b])  # noqa: F821
+
+
+def _tiebreak(states: np.ndarray, out: np.ndarray) -> None:
+    """Tie-break key of each seat, higher is better ({spec}), 0 for absent seats."""
+    for b in range(states.shape[0]):
+        tiebreak_seats(states[b], out[b])  # noqa: F821
+
+
+class BatchKernels(NamedTuple):
+    """A game's public batch kernels (the module docstring)."""
+
+    init: Callable
+    legal_mask: Callable
+    step_and_mask: Callable
+    step: Callable
+    scores: Callable
+    tiebreak: Callable
+
+
+def _game_copy(template, bound: dict, module: str, spec: str):
+    """``template`` reading its globals from ``bound``, in ``module`` under the qualified name
+    ``<module>.<name>`` (the game's own numba cache files), its docstring citing ``spec``."""
+    name = template.__name__.lstrip("_")
+    copy = types.FunctionType(template.__code__, bound, name, template.__defaults__)
+    copy.__qualname__ = f"{module}.{name}"
+    copy.__module__ = module
+    copy.__doc__ = template.__doc__.format(spec=spec)
+    return copy
+
+
+def batch_kernels(module: str, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, *, init: str,
+                  legal_mask: str, step_and_mask: str, scores: str, tiebreak: str) -> BatchKernels:
+    """The batch kernels of the game whose rules module is ``module`` (its ``__name__``).
+
+    Args:
+        module: the rules module's name; the kernels report it as their ``__module__``.
+        init_one, legal_mask_one, step_one, score_seats, tiebreak_seats: the game's numba per-record kernels
+            ``init_one(state, seed, options)``, ``legal_mask_one(state, out_row)``, ``step_one(state, action)``,
+            ``score_seats(state, out_row)``, ``tiebreak_seats(state, out_row)``.
+        init, legal_mask, step_and_mask, scores, tiebreak: what the game's kernel implements, cited in its
+            docstring (spec sections; for ``scores`` and ``tiebreak`` what the score and the key are).
+
+    Returns:
+        ``init``, ``legal_mask`` and ``step_and_mask`` compiled ``cache=True, parallel=True``, ``scores`` and
+        ``tiebreak`` compiled ``cache=True``, and ``step``, ``step_and_mask`` without masks.
+    """
+    bound = {"__builtins__": __builtins__, "prange": prange, "init_one": init_one, "legal_mask_one": legal_mask_one,
+             "step_one": step_one, "score_seats": score_seats, "tiebreak_seats": tiebreak_seats}
+
+    def build(template, spec: str, parallel: bool):
+        return njit(cache=True, parallel=parallel)(_game_copy(template, bound, module, spec))
+
+    step_and_mask_kernel = build(_step_and_mask, step_and_mask, True)
+
+    def step(states: np.ndarray, actions: np.ndarray) -> None:
+        """``step_and_mask`` without masks."""
+        step_and_mask_kernel(states, actions, NO_MASKS)
+
+    step.__module__, step.__qualname__ = module, "step"
+    return BatchKernels(init=build(_init, init, True), legal_mask=build(_legal_mask, legal_mask, True),
+                        step_and_mask=step_and_mask_kernel, step=step, scores=build(_scores, scores, False),
+                        tiebreak=build(_tiebreak, tiebreak, False))
