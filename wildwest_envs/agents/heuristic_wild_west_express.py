@@ -568,12 +568,18 @@ class _View:
             return -1.0
         return float((self.cargo[t] >= 0).sum()) + (0.5 if self.rival_desperados_near(int(self.t_pos[t])) else 0.0)
 
-    def _dynamite_place(self, a: int) -> float:
+    def _dynamite(self, a: int, space_value) -> float:
+        """A dynamite card's choice: ending scores 0, a space ``space_value(space)``, anything else -1."""
         if a == A_END:
             return 0.0
         s = a - A_SPACE
-        if not 0 <= s < N_SPACES:
-            return -1.0
+        return space_value(s) if 0 <= s < N_SPACES else -1.0
+
+    def _dynamite_place(self, a: int) -> float:
+        return self._dynamite(a, self._blast_value)
+
+    def _blast_value(self, s: int) -> float:
+        """Dynamite on space s: good a few spaces ahead of loaded rival trains, bad near our own."""
         best = -1.0
         for r, t in zip(*np.nonzero(self.o_exists)):
             d = DISTANCE[int(self.o_pos[r, t]), s]
@@ -584,12 +590,7 @@ class _View:
         return best
 
     def _dynamite_remove(self, a: int) -> float:
-        if a == A_END:
-            return 0.0
-        s = a - A_SPACE
-        if not 0 <= s < N_SPACES:
-            return -1.0
-        return 1.0 if self._near_own(s) <= 12 else -0.5
+        return self._dynamite(a, lambda s: 1.0 if self._near_own(s) <= 12 else -0.5)
 
     def _card_city(self, a: int) -> float:
         c = a - A_SPACE

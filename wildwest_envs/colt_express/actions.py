@@ -171,30 +171,16 @@ def _bandit_bits(state: np.void, seat: int, targets: int) -> int:
 
 
 @njit(cache=True)
-def _loot_bits_at(state: np.void, loc: int, purses_only: int) -> int:
-    """Choice bits of the loot lying at a location: each purse token, a jewel, a strongbox (§6.4, §8.6)."""
+def _loot_bits(state: np.void, where: int, jewels: int, strongboxes: int) -> int:
+    """Choice bits of a pile of loot: each purse token at purse location ``where``, a jewel if ``jewels``, a
+    strongbox if ``strongboxes`` (a location's floor §6.4, §8.6, or a bandit's loot §6.5 step 3)."""
     bits = np.int64(0)
     for i in range(N_PURSES):
-        if state["purse_location"][i] == loc:
+        if state["purse_location"][i] == where:
             bits |= np.int64(1) << np.int64(BIT_PURSE + i)
-    if not purses_only:
-        if state["floor_jewels"][loc] > 0:
-            bits |= np.int64(1) << np.int64(BIT_JEWEL)
-        if state["floor_strongboxes"][loc] > 0:
-            bits |= np.int64(1) << np.int64(BIT_STRONGBOX)
-    return bits
-
-
-@njit(cache=True)
-def _loot_bits_of(state: np.void, bandit: int) -> int:
-    """Choice bits of the loot a bandit holds: each purse token, a jewel, a strongbox (§6.5 step 3)."""
-    bits = np.int64(0)
-    for i in range(N_PURSES):
-        if state["purse_location"][i] == PURSE_ON_BANDIT + bandit:
-            bits |= np.int64(1) << np.int64(BIT_PURSE + i)
-    if state["jewels_held"][bandit] > 0:
+    if jewels > 0:
         bits |= np.int64(1) << np.int64(BIT_JEWEL)
-    if state["strongboxes_held"][bandit] > 0:
+    if strongboxes > 0:
         bits |= np.int64(1) << np.int64(BIT_STRONGBOX)
     return bits
 
@@ -226,17 +212,19 @@ def choice_bits(state: np.void, decision: int) -> int:
             return 0
         return _bandit_bits(state, seat, fire_targets(state, a))
     if decision == DEC_ROB_LOOT:
-        return _loot_bits_at(state, loc, np.int64(0))
+        return _loot_bits(state, loc, np.int64(state["floor_jewels"][loc]), np.int64(state["floor_strongboxes"][loc]))
     if decision == DEC_PUNCH_TARGET:
         return _bandit_bits(state, seat, punch_targets(state, a))
     if decision == DEC_PUNCH_LOOT:
-        return _loot_bits_of(state, np.int64(state["victim"]))
+        v = np.int64(state["victim"])
+        return _loot_bits(state, PURSE_ON_BANDIT + v, np.int64(state["jewels_held"][v]),
+                          np.int64(state["strongboxes_held"][v]))
     if decision == DEC_PUNCH_DEST:
         return _car_bits(state, c, np.int64(1))
     if decision == DEC_MARSHAL_DEST:
         return _car_bits(state, np.int64(state["marshal_car"]), np.int64(1))
     if decision == DEC_PICKPOCKET:
-        return _loot_bits_at(state, loc, np.int64(1))
+        return _loot_bits(state, loc, np.int64(0), np.int64(0))  # purses only (§8.6)
     return 0
 
 

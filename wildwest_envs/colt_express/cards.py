@@ -13,7 +13,7 @@ from numba import njit
 
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import shuffle_prefix
-from .data import BULLET_CARD, DOC, DOC_HAND_SIZE, HAND_SIZE, N_CARD_CODES, N_CARD_KINDS_HELD
+from .data import BULLET_CARD, DOC, DOC_HAND_SIZE, HAND_SIZE, N_CARD_KINDS_HELD
 from .eventlog import EV_CARD_DRAWN, EV_CARDS_DRAWN, EV_DECK_SHUFFLED, only
 from .state import NOBODY
 
@@ -30,10 +30,7 @@ def count_cards(counts: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def count_action_cards(counts: np.ndarray) -> int:
     """Number of action cards (codes 0..11, no bullet cards) in a count-per-code row (§4.4 KEEP)."""
-    total = np.int64(0)
-    for k in range(N_CARD_CODES):
-        total += np.int64(counts[k])
-    return total
+    return count_cards(counts) - np.int64(counts[BULLET_CARD])
 
 
 @njit(cache=True, inline="always")

@@ -34,6 +34,7 @@ from .fees import (UNKNOWN, build_fees, fee_bound, fee_preview, fee_preview_fast
                    pay_single_builder_fees)
 from .maps import (FE_A, FE_B, FE_BUILD, HOME, HOME_STEPS, HX_CITY, HX_COUNTRY, HX_NBR, HX_STEP, MAX_STEP_COST, ST_A,
                    ST_B, ST_COST, ST_FOREIGN)
+from .routes import ferry_landing, push_unseen
 
 ONE = np.uint64(1)
 
@@ -452,9 +453,7 @@ def all_cities_joined(state, mp) -> bool:
     seen = np.zeros(n, dtype=np.bool_)
     stack = np.empty(n, dtype=np.int64)
     first = mp.city_hex[0]
-    seen[first] = True
-    stack[0] = first
-    top = 1
+    top = push_unseen(seen, stack, 0, first)
     while top > 0:
         top -= 1
         h = stack[top]
@@ -463,18 +462,12 @@ def all_cities_joined(state, mp) -> bool:
             if e < 0 or state["owners"][e] == 0:
                 continue
             v = mp.hexes[h, HX_NBR + d]
-            if mp.hexes[v, HX_COUNTRY] == HOME and not seen[v]:
-                seen[v] = True
-                stack[top] = v
-                top += 1
+            if mp.hexes[v, HX_COUNTRY] == HOME:
+                top = push_unseen(seen, stack, top, v)
         for f in range(mp.ferries.shape[0]):
-            if state["ferry_owner"][f] >= 0:
-                a, b = mp.ferries[f, FE_A], mp.ferries[f, FE_B]
-                v = b if a == h else (a if b == h else -1)
-                if v >= 0 and mp.hexes[v, HX_COUNTRY] == HOME and not seen[v]:
-                    seen[v] = True
-                    stack[top] = v
-                    top += 1
+            v = ferry_landing(state, mp, f, h)
+            if v >= 0 and mp.hexes[v, HX_COUNTRY] == HOME:
+                top = push_unseen(seen, stack, top, v)
     for c in range(mp.city_hex.shape[0]):
         if not seen[mp.city_hex[c]]:
             return False

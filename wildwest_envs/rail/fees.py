@@ -40,6 +40,23 @@ PARALLEL_FEE = 2  # per spoke run beside an earlier line (§6.8: "2 per half fie
 TOUCH_FEE = 1  # joining or crossing (§6.8: "1 per field")
 
 
+@njit(cache=True, inline="always")
+def count_bits(word: int) -> int:
+    """The number of set bits of ``word`` (a seat set: how many seats it holds)."""
+    n = 0
+    while word:
+        word &= word - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def fee_end(mp, e: int, end: int) -> int:
+    """The hex at end ``end`` (0: A, 1: B) of step e, or -1 if it is a city: no fees at all in cities (§6.8, G9)."""
+    h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
+    return -1 if mp.hexes[h, HX_CITY] >= 0 else h
+
+
 @njit(cache=True)
 def presence(state, mp, s: int, h: int) -> int:
     """pres(s, H) (§0.3): -1 if absent, 0 in s's start city, else the earliest of s's steps/ferries ending in H."""
@@ -158,10 +175,8 @@ def build_fees(state, mp, p: int, e: int, builders: int, t_new: int, due: np.nda
     touch fee p now pays (-1 padded); par is scratch (6,). Returns the total owed to seats that are not builders."""
     _clear_fee_outputs(due, touch_hexes)
     for end in range(2):
-        h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
-        if mp.hexes[h, HX_CITY] >= 0:
-            continue  # no fees at all in cities (§6.8, G9)
-        if _end_fees(state, mp, p, h, e, builders, t_new, due, par):
+        h = fee_end(mp, e, end)
+        if h >= 0 and _end_fees(state, mp, p, h, e, builders, t_new, due, par):
             touch_hexes[end] = h
     total = 0
     for q in range(due.shape[0]):
@@ -183,18 +198,13 @@ def fee_preview(state, mp, p: int, e: int, scratch: np.ndarray) -> int:
 def fee_bound(state, mp, p: int, e: int) -> int:
     """An upper bound of the fees of building e: per non-city end, 2 per rival owning e, or 1 if a rival is present
     there (the owed amount of §6.8 grows by 2 per earlier owner of the new spoke, or by the touch fee)."""
-    owners = np.int64(state["owners"][e]) & ~(np.int64(1) << p)
-    rivals = 0
-    while owners:
-        owners &= owners - 1
-        rivals += 1
+    rivals = count_bits(np.int64(state["owners"][e]) & ~(np.int64(1) << p))
     total = 0
     for end in range(2):
-        h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
-        if mp.hexes[h, HX_CITY] >= 0:
-            continue
-        present = (np.int64(state["net"][h]) & ~(np.int64(1) << p)) != 0
-        total += max(PARALLEL_FEE * rivals, TOUCH_FEE if present else 0)
+        h = fee_end(mp, e, end)
+        if h >= 0:
+            present = (np.int64(state["net"][h]) & ~(np.int64(1) << p)) != 0
+            total += max(PARALLEL_FEE * rivals, TOUCH_FEE if present else 0)
     return total
 
 
@@ -269,8 +279,8 @@ def pay_single_builder_fees(state, mp, p: int, e: int) -> None:
     pbit = np.int64(1) << p
     owners = np.int64(state["owners"][e]) & ~pbit
     for end in range(2):
-        h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
-        if mp.hexes[h, HX_CITY] >= 0 or not np.int64(state["net"][h]) & ~pbit:
+        h = fee_end(mp, e, end)
+        if h < 0 or not np.int64(state["net"][h]) & ~pbit:
             continue  # no fees in cities (G9), nor where no rival is present
         payee, beside, payee_par_zero = hex_fee_summary(state, mp, p, h)
         touched = (np.int64(state["touched"][h]) & pbit) != 0
@@ -307,15 +317,11 @@ def fee_preview_fast(state, mp, p: int, e: int, cache: np.ndarray) -> int:
     """
     pbit = np.int64(1) << p
     owners = np.int64(state["owners"][e]) & ~pbit
-    k = 0
-    rest = owners
-    while rest:
-        rest &= rest - 1
-        k += 1
+    k = count_bits(owners)
     total = 0
     for end in range(2):
-        h = mp.steps[e, ST_A] if end == 0 else mp.steps[e, ST_B]
-        if mp.hexes[h, HX_CITY] >= 0:
+        h = fee_end(mp, e, end)
+        if h < 0:
             continue
         if not (np.int64(state["net"][h]) & pbit):
             total += PARALLEL_FEE * k if k > 0 else (TOUCH_FEE if (np.int64(state["net"][h]) & ~pbit) else 0)

@@ -65,6 +65,25 @@ def new_work(mp):
 NODE_EXPAND, NODE_GOAL, NODE_END = 0, 1, 2  # relaxed onwards; a goal hex; a foreign hex that is no goal (§9.2)
 
 
+@njit(cache=True, inline="always")
+def ferry_landing(state, mp, f: int, h: int) -> int:
+    """The other end of ferry f seen from hex h, when f is built and lands at h; else -1 (§7.3)."""
+    if state["ferry_owner"][f] < 0:
+        return -1
+    a, b = mp.ferries[f, FE_A], mp.ferries[f, FE_B]
+    return b if a == h else (a if b == h else -1)
+
+
+@njit(cache=True, inline="always")
+def push_unseen(seen, stack, top: int, v: int) -> int:
+    """Push hex v on the depth-first ``stack`` of height ``top`` and mark it ``seen``, unless seen; the new height."""
+    if not seen[v]:
+        seen[v] = True
+        stack[top] = v
+        top += 1
+    return top
+
+
 @njit(cache=True)
 def build_graph(state, mp, work) -> None:
     """The rail graph of the current race as adjacency lists over local node ids (§7.3), for ``find_route``.
@@ -107,13 +126,13 @@ def build_graph(state, mp, work) -> None:
             head[k], edge_id[k], pips[k], owner_bits[k] = v, e, step_pips(mp, e, h), state["owners"][e]
             k += 1
         for fe in range(mp.ferries.shape[0]):
-            owner = np.int64(state["ferry_owner"][fe])
-            a, b = mp.ferries[fe, FE_A], mp.ferries[fe, FE_B]
-            if owner < 0 or (a != h and b != h):
+            landing = ferry_landing(state, mp, fe, h)
+            if landing < 0:
                 continue
-            v = local[b if a == h else a]
+            v = local[landing]
             if v < 0 or glob[v] == start or kind[v] == NODE_END:
                 continue
+            owner = np.int64(state["ferry_owner"][fe])
             head[k], edge_id[k], pips[k], owner_bits[k] = v, -1 - fe, mp.ferries[fe, FE_MOVE], np.int64(1) << owner
             k += 1
     first[m] = k
@@ -305,9 +324,7 @@ def route_seats(state, mp) -> int:
         return 0  # ... or the goal city
     seen = np.zeros(n, dtype=np.bool_)
     stack = np.empty(n, dtype=np.int64)
-    seen[start] = True
-    stack[0] = start
-    top = 1
+    top = push_unseen(seen, stack, 0, start)
     reached = False
     seats = 0
     while top > 0:
@@ -324,18 +341,10 @@ def route_seats(state, mp) -> int:
                 v = mp.hexes[u, HX_NBR + d]
                 if v != start and (mp.hexes[v, HX_COUNTRY] == HOME or is_goal(state, mp, v)):
                     seats |= np.int64(state["owners"][e])
-                    if not seen[v]:
-                        seen[v] = True
-                        stack[top] = v
-                        top += 1
+                    top = push_unseen(seen, stack, top, v)
         for fe in range(mp.ferries.shape[0]):
-            if state["ferry_owner"][fe] >= 0:
-                a, b = mp.ferries[fe, FE_A], mp.ferries[fe, FE_B]
-                v = b if a == u else (a if b == u else -1)
-                if v >= 0 and v != start and (mp.hexes[v, HX_COUNTRY] == HOME or is_goal(state, mp, v)):
-                    seats |= np.int64(1) << np.int64(state["ferry_owner"][fe])
-                    if not seen[v]:
-                        seen[v] = True
-                        stack[top] = v
-                        top += 1
+            v = ferry_landing(state, mp, fe, u)
+            if v >= 0 and v != start and (mp.hexes[v, HX_COUNTRY] == HOME or is_goal(state, mp, v)):
+                seats |= np.int64(1) << np.int64(state["ferry_owner"][fe])
+                top = push_unseen(seen, stack, top, v)
     return seats if reached else 0

@@ -32,14 +32,13 @@ agent, opponents, n_games, seed) -> (markdown, results)`` and
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
-import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from wildwest_envs.agents.registry import agents_for_command
 from wildwest_envs.registry import canonical_name
+from wildwest_envs.training.cli import field_docs
 from wildwest_envs.training.report import plot_learning_curve, write_report
 from wildwest_envs.training.tournament import evaluate_against, tournament
 
@@ -76,13 +75,6 @@ class Args:
     """the saved game records hold what each step reported too (the events of core.eventlog)"""
 
 
-def _field_docs(cls) -> dict[str, str]:
-    """The docstring under each field of a dataclass (for ``--help``)."""
-    body = ast.parse(inspect.getsource(cls)).body[0].body
-    return {a.target.id: b.value.value for a, b in zip(body, body[1:])
-            if isinstance(a, ast.AnnAssign) and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
-
-
 def parse_args(argv: list[str] | None = None) -> Args:
     """``Args`` from the command line (``--flag-name`` per field)."""
     from wildwest_envs.agents.registry import SPECS
@@ -91,7 +83,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
               f"agent specs: {', '.join(SPECS)}")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=epilog,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    docs = _field_docs(Args)
+    docs = field_docs(Args)
     for f in dataclasses.fields(Args):
         flag = f"--{f.name.replace('_', '-')}"
         if f.type in ("bool", bool):

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import inspect
 import json
 import math
 import random
@@ -40,12 +39,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from wildwest_envs.agents.registry import POLICY_PREFIX, RLLIB_PREFIX, agents_for_command, make_agent
 from wildwest_envs.agents.rllib_policy import FINAL_CHECKPOINT, MODULE_ID, RLlibPolicyAgent
+from wildwest_envs.training.cli import field_docs, join_agent_lists, seed_everything
 from wildwest_envs.training.stats import summarize
-from wildwest_envs.training.tournament import evaluate_against
+from wildwest_envs.training.tournament import evaluate_against, evaluation_report, opponent_copies
 from wildwest_envs.registry import canonical_name, get_game
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent  # wildwest_envs/, with its agents and training
@@ -128,7 +127,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     epilog = f"games: {', '.join(g.removesuffix('_v0') for g in GAMES)}\nagent specs: {', '.join(SPECS)}"
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=epilog)
-    docs = _field_docs()
+    docs = field_docs(Args)
     for f in dataclasses.fields(Args):
         flag = f"--{f.name.rstrip('_').replace('_', '-')}"
         if f.type in (bool, "bool"):
@@ -141,16 +140,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
             parser.add_argument(flag, dest=f.name, type=type(f.default), default=f.default,
                                 help=f"{docs.get(f.name, '')} (default: {f.default!r})")
     given = vars(parser.parse_args(argv))
-    for name in ("opponents", "eval_opponents"):
-        given[name] = ",".join(x for item in given[name] for x in item.split(",") if x)
+    join_agent_lists(given, ("opponents", "eval_opponents"))
     return Args(**given)
-
-
-def _field_docs() -> dict[str, str]:
-    """The docstring under each ``Args`` field."""
-    lines = inspect.getsource(Args).splitlines()
-    return {line.strip().split(":")[0]: lines[i + 1].strip().strip('"')
-            for i, line in enumerate(lines[:-1]) if ":" in line and not line.strip().startswith('"')}
 
 
 # ---- the RLlib configuration ------------------------------------------------------------
@@ -286,7 +277,7 @@ def _float(x) -> float:
 def win_rate_against(game_name: str, num_players: int, agent, opponent_spec: str, n_games: int,
                      seed: int) -> tuple[float, float, float]:
     """``agent``'s win rate and 95% interval in one seat against ``opponent_spec`` in the others."""
-    opponents = [make_agent(opponent_spec, game_name, seed=1000 + i) for i in range(num_players - 1)]
+    opponents = opponent_copies(opponent_spec, game_name, num_players)
     _, results = evaluate_against(game_name, num_players, agent, opponents, n_games, seed=seed)
     row = summarize(results, [agent.name] + [o.name for o in opponents])[0]
     return (row.win_rate, *row.interval)
@@ -343,11 +334,7 @@ def train(args: Args) -> Path:
                          ray_version=ray.__version__)
     (run_dir / "config.json").write_text(json.dumps(config_record, indent=1))
 
-    # ---- seeding ----
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    seed_everything(args.seed, args.threads)
 
     # ---- Ray, env runners, learner ----
     started_ray = init_ray(args)
@@ -397,12 +384,8 @@ def train(args: Args) -> Path:
 
     # ---- evaluation ----
     learner = make_agent(f"{RLLIB_PREFIX}{run_dir}", game_name, seed=args.seed)
-    tables = []
-    for spec in [s for s in args.eval_opponents.split(",") if s]:
-        opponents = [make_agent(spec, game_name, seed=1000 + i) for i in range(args.players - 1)]
-        table, _ = evaluate_against(game_name, args.players, learner, opponents, args.eval_games, seed=args.seed)
-        tables.append(f"### RLlib-trained agent vs {args.players - 1} × {spec}\n\n{table}\n")
-    report = "\n".join(tables)
+    report = evaluation_report(game_name, args.players, learner, "RLlib-trained agent",
+                               [s for s in args.eval_opponents.split(",") if s], args.eval_games, args.seed)
     (run_dir / "evaluation.md").write_text(report)
     if rows:
         plot_progress(run_dir, rows, f"RLlib PPO self-play, {game_name}, {args.players} players")

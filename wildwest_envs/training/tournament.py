@@ -22,7 +22,8 @@ finished game.
 
 ``tournament`` plays a round robin over every seating and writes its report
 (``training.report``); ``evaluate_against`` (for the trainers) plays one agent
-against opponents and returns its results table.
+against opponents and returns its results table, and ``evaluation_report`` runs it against copies of each
+of several agent specs (the trainers' final evaluation).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from wildwest_envs.agents.registry import make_agent
 from wildwest_envs.core.records import make_record
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.core.runner import Decisions, agent_name, play_to_end
@@ -231,3 +233,20 @@ def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n
              f"each seat equally often; {n_truncated} truncated games left out; equal agents win "
              f"{1 / num_players:.1%}.")
     return f"{notes}\n\n{markdown_table(summarize(results, names))}\n", results
+
+
+def opponent_copies(spec: str, game_name: str, num_players: int) -> list:
+    """``num_players - 1`` copies of the agent ``spec`` (seeds 1000, 1001, ...): the others of ``evaluate_against``."""
+    return [make_agent(spec, game_name, seed=1000 + i, num_players=num_players) for i in range(num_players - 1)]
+
+
+def evaluation_report(game_name: str, num_players: int, agent, label: str, specs: list[str], n_games: int,
+                      seed: int, progress: bool = False) -> str:
+    """The trainers' final evaluation: ``agent`` (called ``label``) against ``opponent_copies`` of each of
+    ``specs`` in turn (``evaluate_against``), one Markdown section per spec."""
+    sections = []
+    for spec in specs:
+        table, _ = evaluate_against(game_name, num_players, agent, opponent_copies(spec, game_name, num_players),
+                                    n_games, seed=seed, progress=progress)
+        sections.append(f"### {label} vs {num_players - 1} × {spec}\n\n{table}\n")
+    return "\n".join(sections)

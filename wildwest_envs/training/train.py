@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import inspect
 import json
 import math
-import random
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from wildwest_envs.registry import GAMES, canonical_name, get_game
+from wildwest_envs.training.cli import field_docs, join_agent_lists, seed_everything
 from wildwest_envs.training.presets import PRESETS, REFERENCE, STAGE_PREFIX, STAGES, preset_for
 
 # torch, stable-baselines3 and the agents are imported in main(): --help answers without them
@@ -102,18 +101,17 @@ def parse_args(argv: list[str] | None = None) -> Args:
     """Command-line flags over the game's preset (``training.presets``) over the ``Args`` defaults."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                                      argument_default=argparse.SUPPRESS, epilog=_epilog())
+    docs = field_docs(Args)
     for f in dataclasses.fields(Args):
-        flag, text = f"--{f.name.replace('_', '-')}", f"{_field_doc(f.name)} (default: {f.default!r}, or the preset's)"
+        flag, text = f"--{f.name.replace('_', '-')}", f"{docs[f.name]} (default: {f.default!r}, or the preset's)"
         if isinstance(f.default, bool):
-            parser.add_argument(flag, action="store_true", help=_field_doc(f.name))
+            parser.add_argument(flag, action="store_true", help=docs[f.name])
         elif f.name in LIST_FIELDS:
             parser.add_argument(flag, nargs="+", help=text)
         else:
             parser.add_argument(flag, type=type(f.default), help=text)
     given = vars(parser.parse_args(argv))
-    for name in LIST_FIELDS:
-        if name in given:
-            given[name] = ",".join(x for item in given[name] for x in item.split(",") if x)
+    join_agent_lists(given, LIST_FIELDS)
     try:
         game_name = canonical_name(given.get("game", Args.game))
         preset = preset_for(game_name, given.get("preset", Args.preset))
@@ -147,15 +145,6 @@ def _epilog() -> str:
             shown = ", ".join(f"{k}={v}" for k, v in values.items())
             lines.append(f"  --preset {STAGE_PREFIX}{name} --game {game.removesuffix('_v0')} (an earlier stage): {shown}")
     return "\n".join(lines)
-
-
-def _field_doc(name: str) -> str:
-    """The docstring under an ``Args`` field (the line after its declaration)."""
-    source = inspect.getsource(Args).splitlines()
-    for i, line in enumerate(source):
-        if line.strip().startswith(f"{name}:") and i + 1 < len(source):
-            return source[i + 1].strip().strip('"')
-    return ""
 
 
 def warm_start(model, game, game_name: str, args: Args, run_dir: Path) -> None:
@@ -308,20 +297,18 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.resume:
         args = resumed_args(args)
-    import numpy as np
-    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
     from stable_baselines3.common.logger import configure
 
     from wildwest_envs.agents.policy import PolicyAgent, network_class
     from wildwest_envs.agents.pretrained import export_pretrained
-    from wildwest_envs.agents.registry import agents_for_command, make_agent
+    from wildwest_envs.agents.registry import agents_for_command
     from wildwest_envs.training.opponents import OpponentPool
     from wildwest_envs.training.report import plot_learning_curve
     from wildwest_envs.training.selfplay_callback import SelfPlayCallback
     from wildwest_envs.training.selfplay_env import SelfPlayVecEnv
-    from wildwest_envs.training.tournament import evaluate_against
+    from wildwest_envs.training.tournament import evaluation_report
 
     run_start = time.perf_counter()
     game_name = canonical_name(args.game)
@@ -351,10 +338,7 @@ def main(argv: list[str] | None = None) -> None:
                          num_players=args.players)
 
     # ---- seeding (after the earlier stages, which train in this process; nothing above draws from these) ----
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    seed_everything(args.seed, args.threads)
     config = dict(dataclasses.asdict(args), game=game_name, num_players=args.players)
     (run_dir / "config.json").write_text(json.dumps(config, indent=1))
 
@@ -405,14 +389,8 @@ def main(argv: list[str] | None = None) -> None:
 
     # ---- evaluation ----
     learner = PolicyAgent.load(run_dir / "model.zip", deterministic=True, seed=args.seed)
-    tables = []
-    for spec in eval_specs:
-        opponents = [make_agent(spec, game_name, seed=1000 + i, num_players=args.players)
-                     for i in range(args.players - 1)]
-        table, _ = evaluate_against(game_name, args.players, learner, opponents, args.eval_games, seed=args.seed,
-                                    progress=True)
-        tables.append(f"### trained agent vs {args.players - 1} × {spec}\n\n{table}\n")
-    report = "\n".join(tables)
+    report = evaluation_report(game_name, args.players, learner, "trained agent", eval_specs, args.eval_games,
+                               args.seed, progress=True)
     (run_dir / "evaluation.md").write_text(report)
     try:
         plot_learning_curve(run_dir)

@@ -217,22 +217,29 @@ def _shoot(state: np.void) -> None:
         _kill_attackers(state, hits_d)
 
 
+@njit(cache=True, inline="always")
+def _sheriff_then_cowboys(state: np.void, hits: int, side: int, sheriff: int, cowboys: int, q: int):
+    """Hits on ``side`` (SIDE_*) with ``sheriff`` and ``cowboys`` of player q in the fight: the sheriff falls first,
+    then q's cowboys (to supply) (§9.4). Returns the sheriff left, the cowboys killed and the hits left."""
+    if hits > 0 and sheriff > 0:
+        sheriff = 0
+        hits -= 1
+        emit(state, EV_CASUALTY, EVERYONE, side, COMBATANT_SHERIFF, 1, jail_owner(state, np.int64(state["pend_town1"])))
+    n = min(hits, cowboys)
+    if n > 0:
+        state["cowboys"][np.int64(state["pend_town1"]), q] -= n
+        state["cowboy_supply"][q] += n
+        emit(state, EV_CASUALTY, EVERYONE, side, COMBATANT_COWBOYS, n, q)
+    return sheriff, n, hits - n
+
+
 @njit(cache=True)
 def _kill_attackers(state: np.void, hits: int) -> None:
     """Attacker-side casualties: the sheriff first, then the attacker's cowboys (to supply) (§9.4)."""
-    if hits > 0 and state["a_sher"] > 0:
-        state["a_sher"] = 0
-        hits -= 1
-        emit(state, EV_CASUALTY, EVERYONE, SIDE_ATTACKER, COMBATANT_SHERIFF, 1,
-             jail_owner(state, np.int64(state["pend_town1"])))
-    n = min(hits, np.int64(state["a_cow"]))
-    if n > 0:
-        t = np.int64(state["pend_town1"])
-        a = np.int64(state["gf_attacker"])
-        state["a_cow"] -= n
-        state["cowboys"][t, a] -= n
-        state["cowboy_supply"][a] += n
-        emit(state, EV_CASUALTY, EVERYONE, SIDE_ATTACKER, COMBATANT_COWBOYS, n, a)
+    sheriff, killed, _ = _sheriff_then_cowboys(state, hits, SIDE_ATTACKER, np.int64(state["a_sher"]),
+                                               np.int64(state["a_cow"]), np.int64(state["gf_attacker"]))
+    state["a_sher"] = sheriff
+    state["a_cow"] -= killed
 
 
 @njit(cache=True)
@@ -242,20 +249,10 @@ def _kill_defenders(state: np.void, hits: int) -> None:
         state["d_virt"] = 0
         hits -= 1
         emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_VIRTUAL, 1, NOBODY)
-    if hits > 0 and state["d_sher"] > 0:
-        state["d_sher"] = 0
-        hits -= 1
-        emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_SHERIFF, 1,
-             jail_owner(state, np.int64(state["pend_town1"])))
-    n = min(hits, np.int64(state["d_cow"]))
-    if n > 0:
-        t = np.int64(state["pend_town1"])
-        q = np.int64(state["pend_defender"])
-        state["d_cow"] -= n
-        state["cowboys"][t, q] -= n
-        state["cowboy_supply"][q] += n
-        emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_COWBOYS, n, q)
-        hits -= n
+    sheriff, killed, hits = _sheriff_then_cowboys(state, hits, SIDE_DEFENDER, np.int64(state["d_sher"]),
+                                                  np.int64(state["d_cow"]), np.int64(state["pend_defender"]))
+    state["d_sher"] = sheriff
+    state["d_cow"] -= killed
     if hits > 0 and state["d_farm"] > 0:  # a killed farmer leaves the game at once (§9.3)
         state["d_farm"] = 0
         state["farmers"][np.int64(state["pend_town1"])] -= 1
