@@ -67,12 +67,8 @@ from .data import (A_DESPERADO, A_END, A_HOLD, A_PLAY_CARD, A_REHIRE, A_SHERIFF,
                    DEC_CARD_HIDEOUT_CITY, DEC_CARD_TRAIN, DEC_DESPERADO_STEP, DEC_DRAFT_CITY, DEC_NONE,
                    DEC_PLACE_DESPERADO, DEC_PRE_ROLL, DEC_REHIRE_TARGET, DEC_SELECT_TRAIN, DEC_SHERIFF_PIECE,
                    DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DEC_TRAIN_STEP, DIE_SIDES, FREE, IS_CITY,
-                   LAND_GRANT_PRICE, MAX_DEGREE, MAX_TRAINS, MAX_TURN_DECISIONS, N_ACTIONS,
-                   N_CARGO, N_CITIES, N_SHERIFFS, N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY,
-                   OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE,
-                   OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE,
-                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_START_PLAYER, OPT_TWO_PLAYER_EXTRA_DESPERADO,
-                   OPT_VICTORY_TARGET, PHASE_DESPERADO,
+                   LAND_GRANT_PRICE, MAX_DEGREE, MAX_TRAINS, MAX_TURN_DECISIONS, N_ACTIONS, N_CARGO, N_CITIES,
+                   N_SHERIFFS, N_SPACES, NEIGHBOURS, NO_CARD, NO_SPACE, OPT_START_PLAYER, PHASE_DESPERADO,
                    PHASE_MOVEMENT, PHASE_OVER, PHASE_PRE_ROLL, SPACE_SPECIAL, SPECIAL_STAR, SPECIAL_TELEGRAM,
                    T_ARMED_GUARDS, T_DYNAMITE_CRATE, T_FRIEND_OF_THE_LAW, T_HIDEOUT, T_LAND_GRANT, T_MAIL_RACE,
                    T_SUBSIDY_100, T_SUBSIDY_200, T_TRACK_CREW)
@@ -104,12 +100,7 @@ from .telegrams import (card_playable, claim_competitions, count_down_competitio
 @njit(cache=True)
 def init_one(state: np.void, seed: np.uint64, options: np.ndarray) -> None:
     """Set up one record and advance it to the first decision (the first draft pick, §5)."""
-    setup_game(state, seed, options[OPT_NUM_PLAYERS], options[OPT_VICTORY_TARGET], options[OPT_CASH_VP_MODE],
-               options[OPT_TWO_PLAYER_EXTRA_DESPERADO] != 0, options[OPT_ALT_DYNAMITE] != 0,
-               options[OPT_ALT_EXTRA_GANG] != 0, options[OPT_DYNAMITE_PRICE_ALT], options[OPT_EXTRA_GANG_PRICE],
-               options[OPT_COMPONENT_LIMITS] != 0, options[OPT_ALLOW_HOLD_IN_CITY] != 0,
-               options[OPT_COMPETITION_EXPIRY_ROUNDS], options[OPT_MAX_ROUNDS], options[OPT_CAP_SCORING],
-               options[OPT_AUTO_FORCED] != 0, options[OPT_MAX_DECISIONS])
+    setup_game(state, seed, options)
     if options[OPT_START_PLAYER] >= 0:  # scripted: the draw was made, so the deck is the seed's either way
         choose_start_player(state, options[OPT_START_PLAYER])
     _advance(state, np.int64(_K_DRAFT))

@@ -22,8 +22,12 @@ from ..core.engine import start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below, shuffle_prefix
 from .data import (DEC_NONE, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS, N_CITIES,
-                   N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE, PHASE_SETUP, START_CARGO,
-                   START_CASH, START_DESPERADOS, START_DESPERADOS_TWO_PLAYER, VICTORY_TARGET)
+                   N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY,
+                   OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE,
+                   OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE,
+                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_TWO_PLAYER_EXTRA_DESPERADO,
+                   OPT_VICTORY_TARGET, PHASE_SETUP, START_CARGO, START_CASH, START_DESPERADOS,
+                   START_DESPERADOS_TWO_PLAYER, VICTORY_TARGET)
 from .eventlog import (EV_CARGO_LOADED, EV_CITY_DRAFTED, EV_DESPERADO_PLACED, EV_START_CASH, EV_TRAIN_PLACED,
                        PLACED_SETUP)
 from .pieces import place_train, set_train
@@ -104,27 +108,27 @@ def clear_procedures(state: np.void) -> None:
 
 
 @njit(cache=True)
-def setup_game(state: np.void, seed: np.uint64, num_players: int, victory_target: int, cash_vp_mode: int,
-               two_player_extra_desperado: bool, alt_dynamite: bool, alt_extra_gang: bool, dynamite_price_alt: int,
-               extra_gang_price: int, component_limits: bool, allow_hold_in_city: bool,
-               competition_expiry_rounds: int, max_rounds: int, cap_scoring: int, auto_forced: bool,
-               max_decisions: int) -> None:
-    """Options, start player and deck (the only chance of setup), then the draft begins (§5, §17.4)."""
-    start_record(state, seed, num_players, max_decisions)
+def setup_game(state: np.void, seed: np.uint64, o: np.ndarray) -> None:
+    """Options (the int64 vector ``o``, slots ``data.OPT_*``), start player and deck (the only chance of setup),
+    then the draft begins (§5, §17.4)."""
+    num_players = o[OPT_NUM_PLAYERS]
+    start_record(state, seed, num_players, o[OPT_MAX_DECISIONS])
     _clear_record(state)
-    state["victory_target"] = victory_target if victory_target > 0 else VICTORY_TARGET[num_players]
-    state["cash_vp_mode"] = cash_vp_mode
+    state["victory_target"] = o[OPT_VICTORY_TARGET] if o[OPT_VICTORY_TARGET] > 0 else VICTORY_TARGET[num_players]
+    state["cash_vp_mode"] = o[OPT_CASH_VP_MODE]
+    alt_dynamite = o[OPT_ALT_DYNAMITE] != 0
     state["alt_dynamite"] = alt_dynamite
-    state["alt_extra_gang"] = alt_extra_gang
-    state["dynamite_price"] = dynamite_price_alt if alt_dynamite else 20
-    state["extra_gang_price"] = extra_gang_price
-    state["component_limits"] = component_limits
-    state["allow_hold"] = allow_hold_in_city
-    state["expiry_rounds"] = competition_expiry_rounds
-    state["max_rounds"] = max_rounds
-    state["cap_scoring"] = cap_scoring
-    state["auto_forced"] = auto_forced
-    n_desp = START_DESPERADOS_TWO_PLAYER if (num_players == 2 and two_player_extra_desperado) else START_DESPERADOS
+    state["alt_extra_gang"] = o[OPT_ALT_EXTRA_GANG] != 0
+    state["dynamite_price"] = o[OPT_DYNAMITE_PRICE_ALT] if alt_dynamite else 20
+    state["extra_gang_price"] = o[OPT_EXTRA_GANG_PRICE]
+    state["component_limits"] = o[OPT_COMPONENT_LIMITS] != 0
+    state["allow_hold"] = o[OPT_ALLOW_HOLD_IN_CITY] != 0
+    state["expiry_rounds"] = o[OPT_COMPETITION_EXPIRY_ROUNDS]
+    state["max_rounds"] = o[OPT_MAX_ROUNDS]
+    state["cap_scoring"] = o[OPT_CAP_SCORING]
+    state["auto_forced"] = o[OPT_AUTO_FORCED] != 0
+    two_player_extra = num_players == 2 and o[OPT_TWO_PLAYER_EXTRA_DESPERADO] != 0
+    n_desp = START_DESPERADOS_TWO_PLAYER if two_player_extra else START_DESPERADOS
     for p in range(num_players):
         state["n_desperados"][p] = n_desp
     state["start_player"] = draw_below(state, num_players)  # §5 item 1: the first use of the RNG
