@@ -202,35 +202,34 @@ def _check_setup(state) -> int:
     return OK
 
 
+@njit(cache=True, inline="always")
+def _distinct_ids(ids: np.ndarray, first: int, count: int, limit: int) -> bool:
+    """``ids[first:count]`` are distinct ids in ``0..limit-1`` and every later entry is ``NOBODY``."""
+    for i in range(first, ids.shape[0]):
+        x = np.int64(ids[i])
+        if i >= count:
+            if x != NOBODY:
+                return False
+        elif x < 0 or x >= limit:
+            return False
+        else:
+            for j in range(first, i):
+                if ids[j] == x:
+                    return False
+    return True
+
+
 @njit(cache=True)
 def _check_train_and_bandits(state) -> int:
     """Codes 4-11: cars, characters, positions, the marshal rule, simple counts (§2, §5)."""
     n_cars = np.int64(state["n_carriages"]) + 1
     if state["car_type"][0] != LOCOMOTIVE_TYPE:
         return 4
-    for c in range(1, MAX_CARS):
-        t = np.int64(state["car_type"][c])
-        if c >= n_cars:
-            if t != NOBODY:
-                return 4
-        elif t < 0 or t >= N_CARRIAGE_TYPES:
-            return 4
-        else:
-            for d in range(1, c):
-                if state["car_type"][d] == t:
-                    return 4
+    if not _distinct_ids(state["car_type"], 1, n_cars, N_CARRIAGE_TYPES):
+        return 4
     n_bandits = np.int64(state["n_bandits"])
-    for b in range(MAX_BANDITS):
-        ch = np.int64(state["character"][b])
-        if b >= n_bandits:
-            if ch != NOBODY:
-                return 5
-        elif ch < 0 or ch >= N_CHARACTERS:
-            return 5
-        else:
-            for d in range(b):
-                if state["character"][d] == ch:
-                    return 5
+    if not _distinct_ids(state["character"], 0, n_bandits, N_CHARACTERS):
+        return 5
     for b in range(n_bandits):
         car = np.int64(state["bandit_car"][b])
         level = np.int64(state["bandit_level"][b])
