@@ -81,18 +81,24 @@ def game(request):
     return get_game(request.param)
 
 
+RAY_STARTING_FILES = ("tests/test_rllib_train.py", "tests/test_rllib_cluster.py")  # the ``ray`` group
+
+
 def xdist_group_of(nodeid: str, params: dict) -> str | None:
     """The pytest-xdist group of a test: the tests of one game share a worker, the Ray tests another.
 
     The suite runs on two workers (``pytest -n 2 --dist loadgroup``, the README's test command). Numba compiles a
     kernel the first time a process calls it and caches it on disk, so a game's tests on one worker compile its
-    kernels once, where two workers starting on the same game at once would both compile them. Ray's tests start
-    and stop Ray instances, one at a time; the install tests share one wheel build (a module fixture building in
-    the checkout's ``build/`` folder, which two builds at once would both write). The bounds-checked runs of a game (``tests/test_boundscheck.py``) share
-    their own build (another cache folder), so they form a group of their own.
+    kernels once, where two workers starting on the same game at once would both compile them. The tests that
+    start and stop Ray instances (``RAY_STARTING_FILES``) run one at a time, in a group of their own; the RLlib
+    adapter's tests (``test_rllib_env.py``) start none and go with their game, whose kernels that worker compiles
+    anyway. The install tests share one wheel build (a module fixture building in the checkout's ``build/``
+    folder, which two builds at once would both write). The bounds-checked runs of a game
+    (``tests/test_boundscheck.py``) share their own build (another cache folder), so they form a group of their
+    own.
     """
     path = nodeid.split("::")[0]
-    if "rllib" in path:
+    if path.endswith(RAY_STARTING_FILES):
         return "ray"
     if path.endswith("test_install.py"):
         return "install"

@@ -73,14 +73,18 @@ def test_one_training_iteration_on_every_game(local_ray, name, num_env_runners):
 
 
 def test_one_training_iteration_with_rllibs_own_env_loop(local_ray):
-    """``--no-batched``: RLlib's MultiAgentEnvRunner vectorises single-game envs itself, and trains too."""
+    """``--no-batched``: RLlib's MultiAgentEnvRunner vectorises single-game envs itself, and trains too.
+
+    It samples in the driver (no env runner process to start): which process an env runner lives in is the same
+    for both runner classes, and the batched one is run remotely above."""
     name = GAME_NAMES[0]
-    result, algo = train_once(Args(game=name, players=players_for(name), num_env_runners=1, batched=False, **TINY))
+    result, algo = train_once(Args(game=name, players=players_for(name), num_env_runners=0, batched=False, **TINY))
     try:
         assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= TINY["train_batch_size"]
         assert result["learners"][MODULE_ID]["num_module_steps_trained"] > 0
-        kinds = algo.env_runner_group.foreach_env_runner(lambda r: type(r).__name__, local_env_runner=False)
-        assert kinds == ["MultiAgentEnvRunner"]
+        kinds = algo.env_runner_group.foreach_env_runner(lambda r: (type(r).__name__, r.env is not None),
+                                                         local_env_runner=True)
+        assert kinds == [("MultiAgentEnvRunner", True)]
     finally:
         algo.stop()
 

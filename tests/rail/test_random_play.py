@@ -1,7 +1,7 @@
 """Seeded random games with the invariants checked after every step (spec §6-§7, §12; STYLE.md §12).
 
 * 1,000 uniformly random games over every player count, with and without the expert rules (slow; the
-  10,000 games of ``tests/test_random_play_invariants.py`` cover the same player counts and rule sets, and
+  3,000 games of ``tests/test_random_play_invariants.py`` cover the same player counts and rule sets, and
   ``benchmarks/soak.py`` a million games);
 * games with one heuristic seat among random ones, so that races are entered, fees settled and prizes paid;
 * the fast legal-step mask (frontier bit sets) against the literal §6.5 scan on the states of those games.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 from tests.wild_west_express._view_states import new_games, random_actions
 from wildwest_envs.wild_west_express import rules
@@ -30,6 +31,16 @@ def _pre_roll_states(options: dict, n_games: int = 24, seed: int = 0) -> list:
     return kept
 
 
+@njit(cache=True)
+def _defined_mask(record, seat: int, out: np.ndarray) -> None:
+    """``out[a] = pre_roll_legal(record, seat, a)`` for every action: the definition, one action at a time.
+
+    The same calls the test made from Python (2,000 records × 553 actions each), without the Python round trip
+    per call (25 s of the test's 27)."""
+    for a in range(out.shape[0]):
+        out[a] = pre_roll_legal(record, seat, a)
+
+
 @pytest.mark.parametrize("options", [{}, {"num_players": 2, "alt_extra_gang": True, "component_limits": False,
                                           "alt_dynamite": True}], ids=["default", "variants"])
 def test_fast_pre_roll_mask_equals_the_definition(options):
@@ -38,7 +49,8 @@ def test_fast_pre_roll_mask_equals_the_definition(options):
     assert len(records) > 300
     for record in records:
         seat = int(record["active"])
-        expected = np.array([pre_roll_legal(record, seat, a) for a in range(N_ACTIONS)], dtype=np.int8)
+        expected = np.zeros(N_ACTIONS, dtype=np.int8)
+        _defined_mask(record, seat, expected)
         out = np.zeros(N_ACTIONS, dtype=np.int8)
         count, last = mark_pre_roll(record, seat, out, False)
         np.testing.assert_array_equal(out, expected)

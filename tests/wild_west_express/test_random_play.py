@@ -11,7 +11,7 @@ from wildwest_envs.wild_west_express.data import DYNAMITE_SUPPLY, N_ACTIONS, N_C
 from wildwest_envs.wild_west_express.options import kernel_options, parse_options
 from wildwest_envs.wild_west_express.state import STATE_DTYPE
 
-N_GAMES = 32  # per player count; the generic tests/test_random_play_invariants.py plays 10,000 default games
+N_GAMES = 32  # per player count; the generic tests/test_random_play_invariants.py plays 3,000 default games over every player count
 
 
 def _cards_accounted(states: np.ndarray) -> np.ndarray:
