@@ -17,7 +17,9 @@ A game whose rules are written per record (``init_one``, ``legal_mask_one``, ``s
 
 ``init``, ``legal_mask`` and ``step_and_mask`` run ``init_one``, ``legal_mask_one`` and ``step_one`` (then
 ``legal_mask_one`` unless ``masks`` is ``NO_MASKS``) on every record in parallel (``numba.prange``); ``step``
-is plain Python; ``scores`` and ``tiebreak`` loop serially (a few adds per record).
+is plain Python; ``scores`` and ``tiebreak`` loop serially (a few adds per record). ``Game`` runs the serial build
+of ``init`` for every batch (``core.kernels.serial``: a deal is rare next to the steps). The per-record kernels are
+inlined into the loops (``_inlined``), so each loop compiles its record's call tree to machine code once.
 
 The loops below are templates: each game compiles its own copy, whose globals name that game's per-record
 kernels, with its own ``__qualname__`` (``<rules module>.<kernel>``). numba's on-disk cache names its files after
