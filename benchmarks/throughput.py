@@ -15,12 +15,16 @@ Measures random legal play (decisions per second, mask and sampling included):
   game as a long run does (timed from a fresh deal, a big batch would be
   measured on the opening moves alone);
 
-then the compile time of the kernels (cold, into an empty numba cache, and
-cached, both in fresh subprocesses) and the bytes of one game state. Prints a
-Markdown table with ratios to ``connect_four_v3`` and writes it with
-``--output``::
+then the bytes of one game state and the cold start (``cold_times``): the first
+complete AEC game and every kernel in both builds, each in a fresh process, into
+an empty numba cache and then from it. Prints a Markdown table with ratios to
+``connect_four_v3`` and writes it with ``--output``::
 
     python -m benchmarks.throughput --output benchmarks/results/throughput.md
+
+``--cold`` measures the cold start alone (a few minutes, no decision rates)::
+
+    python -m benchmarks.throughput --cold --output benchmarks/results/cold_start.md
 """
 
 from __future__ import annotations
@@ -126,26 +130,67 @@ def batched_random_play(game, batch_size: int, threads: int, seconds: float, see
     return _timed_loop(one_step, seconds)
 
 
-def compile_times(game_name: str) -> tuple[float, float]:
-    """Seconds to import and run every kernel once (serial and parallel builds): into an empty cache, then cached."""
-    script = "\n".join([
-        "import time, numpy as np",
-        "t = time.perf_counter()",
-        "from wildwest_envs.registry import get_game",
-        f"g = get_game({game_name!r})",
-        "for n in (2, 64):  # serial and parallel builds",
-        "    s = g.init_batch(n, 0); m = g.legal_mask(s); a = np.argmax(m, axis=1)",
-        "    g.step(s, a); g.observe(s); g.returns(s); g.invariant_violations(s)",
-        "print(time.perf_counter() - t)",
-    ])
-    results = []
+# Cold start, each in a fresh process: the first complete PettingZoo AEC game (import, env, reset, uniform legal
+# play to the end), and every batch kernel run once in both builds (serial: B = 2, parallel: B = 64).
+_FIRST_AEC_GAME = """
+import numpy as np
+from wildwest_envs.registry import make
+env = make({name!r})
+env.reset(seed=0)
+rng = np.random.default_rng(0)
+for agent in env.agent_iter():
+    obs, _, terminated, truncated, _ = env.last()
+    legal = np.flatnonzero(obs["action_mask"])
+    env.step(None if terminated or truncated else int(legal[rng.integers(len(legal))]))
+"""
+_ALL_KERNELS = """
+import numpy as np
+from wildwest_envs.registry import get_game
+g = get_game({name!r})
+for n in (2, 64):  # serial and parallel builds
+    s = g.init_batch(n, 0); m = g.legal_mask(s); a = np.argmax(m, axis=1)
+    g.step(s, a); g.observe(s); g.returns(s); g.invariant_violations(s)
+"""
+_TIMED = """
+import time
+wall, cpu = time.perf_counter(), time.process_time()
+{body}
+print(time.perf_counter() - wall, time.process_time() - cpu)
+"""
+COLD_PATHS = {"first AEC game": _FIRST_AEC_GAME, "all kernels": _ALL_KERNELS}
+COLD_START_NOTE = ("- each in a fresh process, import included: *first AEC game* plays one complete PettingZoo AEC "
+                   "game (seed 0, uniform legal actions; serial builds only); *all kernels* runs every batch "
+                   "kernel once at B = 2 and B = 64 (the serial and the parallel builds); *cold*: into an empty "
+                   "numba cache (`NUMBA_CACHE_DIR`), *cached*: again from it. CPU seconds are the process's: on a "
+                   "shared machine the wall time also counts waiting for a core\n")
+
+
+def cold_times(game_name: str, path: str) -> dict[str, tuple[float, float]]:
+    """``{"cold": (wall, cpu), "cached": (wall, cpu)}`` seconds of a ``COLD_PATHS`` path of a game, import
+    included, each in a fresh process: into an empty numba cache (``NUMBA_CACHE_DIR``), then from that cache.
+    The CPU seconds (the process's) tell compilation apart from waiting for a core on a shared machine."""
+    script = _TIMED.format(body=COLD_PATHS[path].format(name=game_name))
+    results = {}
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        for _ in range(2):
+        env.pop("WILDWEST_SERIAL_BELOW", None)  # the library's own builds (the test suite sets it)
+        for run_kind in ("cold", "cached"):
             out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
                                  check=True)
-            results.append(float(out.stdout.strip().splitlines()[-1]))
-    return results[0], results[1]
+            wall, cpu = (float(x) for x in out.stdout.strip().splitlines()[-1].split())
+            results[run_kind] = (wall, cpu)
+    return results
+
+
+def cold_start_table(games: list[str]) -> list[str]:
+    """Markdown lines: per game and path, the seconds cold and cached (wall, and CPU in parentheses)."""
+    lines = ["| environment | path | cold: wall s (CPU s) | cached: wall s (CPU s) |", "|---|---|---:|---:|"]
+    for name in games:
+        for path in COLD_PATHS:
+            t = cold_times(name, path)
+            lines.append(f"| {name} | cold {path} | {t['cold'][0]:.1f} ({t['cold'][1]:.1f}) | "
+                         f"{t['cached'][0]:.1f} ({t['cached'][1]:.1f}) |")
+    return lines
 
 
 def _cpu_name() -> str:
@@ -191,10 +236,7 @@ def run(seconds: float, batch_sizes: list[int], thread_counts: list[int], games:
             for batch in batch_sizes:
                 rate = batched_random_play(game, batch, threads, seconds)
                 rows.append((name, f"batched B={batch}, {threads} thread{'s' * (threads > 1)}", rate))
-        if measure_compile:
-            cold, cached = compile_times(name)
-            notes.append(f"- {name}: kernels compile cold in {cold:.1f} s, load from cache in {cached:.1f} s; "
-                         f"one game state is {game.state_bytes} bytes")
+        notes.append(f"- {name}: one game state is {game.state_bytes} bytes")
         anchors.append(aec_random_play(connect_four_v3.env, seconds))
 
     anchor = float(np.median(anchors))
@@ -207,6 +249,23 @@ def run(seconds: float, batch_sizes: list[int], thread_counts: list[int], games:
     say(f"- connect_four_v3 is measured {len(anchors)} times, before the first game and after each: "
         f"{', '.join(f'{a:,.0f}' for a in anchors)} decisions/s; the ratios use the median")
     lines.extend(notes)
+    if measure_compile:
+        say("\n## Cold start: seconds from an empty numba cache, and from the cache\n")
+        say(COLD_START_NOTE)
+        lines.extend(cold_start_table(games or list(GAMES)))
+    return "\n".join(lines) + "\n"
+
+
+def cold_report(games: list[str]) -> str:
+    """The cold-start table alone (``--cold``), as Markdown."""
+    import numba
+
+    from wildwest_envs.registry import GAMES
+
+    lines = ["# Cold start: seconds from an empty numba cache, and from the cache\n",
+             f"- machine: {_cpu_name()}, {os.cpu_count()} cores; python {platform.python_version()}, "
+             f"numpy {np.__version__}, numba {numba.__version__}", COLD_START_NOTE]
+    lines.extend(cold_start_table(games or list(GAMES)))
     return "\n".join(lines) + "\n"
 
 
@@ -216,10 +275,11 @@ def main() -> None:
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1, 1024, 8192])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--games", nargs="*", default=[], help="registered games (default: all)")
+    parser.add_argument("--cold", action="store_true", help="measure only the cold start (seconds to compile)")
     parser.add_argument("--output", help="also write the Markdown table to this file")
     args = parser.parse_args()
     games = [g for item in args.games for g in item.split(",") if g]  # space- or comma-separated
-    report = run(args.seconds, args.batch_sizes, args.threads, games)
+    report = cold_report(games) if args.cold else run(args.seconds, args.batch_sizes, args.threads, games)
     print(report)
     if args.output:
         with open(args.output, "w") as f:

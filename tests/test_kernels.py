@@ -126,3 +126,20 @@ def test_sample_legal_draws_uniformly_over_chunk_boundaries():
     counts = np.bincount(out, minlength=130)
     assert set(np.flatnonzero(counts)) == set(legal)
     assert np.all(np.abs(counts[legal] - len(masks) / len(legal)) < 5 * np.sqrt(len(masks) / len(legal)))
+
+
+def test_builds_compile_only_where_a_use_needs_them():
+    """``dual`` wraps parallel kernels only (a serial kernel has no second build to compile); every game's deal
+    and invariant check run their serial build for all batch sizes (``core.kernels.serial``)."""
+    from wildwest_envs.colt_express import invariants, rules
+    from wildwest_envs.core.kernels import DualKernel, dual, serial
+    from wildwest_envs.registry import GAMES, get_game
+
+    assert dual(rules.scores) is rules.scores and serial(rules.scores) is rules.scores
+    assert isinstance(dual(rules.step_and_mask), DualKernel)
+    built = serial(invariants.check_invariants)
+    assert not built.targetoptions.get("parallel") and built.py_func.__qualname__.endswith("_serial")
+    for name in GAMES:
+        game = get_game(name)
+        for kernel in (game.init_kernel, game.invariants_kernel):
+            assert not getattr(kernel, "targetoptions", {}).get("parallel")

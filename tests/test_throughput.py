@@ -65,3 +65,12 @@ def test_aec_play_times_only_games_after_a_warm_up_game():
 
     assert throughput.aec_random_play(make_env, 0.0) == 0  # no time to measure: no game is timed ...
     assert len(resets) == 2  # ... yet one game was played (after the env's first reset)
+
+
+def test_cold_start_table_has_both_paths_of_every_game(monkeypatch):
+    """``--cold``: a row per game and path (first AEC game, all kernels), cold and cached seconds, wall and CPU."""
+    monkeypatch.setattr(throughput, "cold_times", lambda name, path: {"cold": (12.34, 11.0), "cached": (0.9, 0.8)})
+    lines = throughput.cold_start_table(["rail_v0", "way_out_west_v0"])
+    assert len(lines) == 2 + 2 * len(throughput.COLD_PATHS)
+    assert "| rail_v0 | cold first AEC game | 12.3 (11.0) | 0.9 (0.8) |" in lines
+    assert "| way_out_west_v0 | cold all kernels | 12.3 (11.0) | 0.9 (0.8) |" in lines

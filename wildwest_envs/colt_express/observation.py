@@ -463,7 +463,7 @@ def _observe_pending(state, p: int, out_row) -> None:
         out_row[_GHOST] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def observe_one(state, seat: int, out_row) -> None:
     """Write seat ``seat``'s observation of one record into ``out_row`` (§10, §11.6).
 

@@ -17,7 +17,9 @@ A game whose rules are written per record (``init_one``, ``legal_mask_one``, ``s
 
 ``init``, ``legal_mask`` and ``step_and_mask`` run ``init_one``, ``legal_mask_one`` and ``step_one`` (then
 ``legal_mask_one`` unless ``masks`` is ``NO_MASKS``) on every record in parallel (``numba.prange``); ``step``
-is plain Python; ``scores`` and ``tiebreak`` loop serially (a few adds per record).
+is plain Python; ``scores`` and ``tiebreak`` loop serially (a few adds per record). ``Game`` runs the serial build
+of ``init`` for every batch (``core.kernels.serial``: a deal is rare next to the steps). The per-record kernels are
+inlined into the loops (``_inlined``), so each loop compiles its record's call tree to machine code once.
 
 The loops below are templates: each game compiles its own copy, whose globals name that game's per-record
 kernels, with its own ``__qualname__`` (``<rules module>.<kernel>``). numba's on-disk cache names its files after
@@ -134,6 +136,13 @@ def _game_copy(template, bound: dict, module: str, spec: str):
     return copy
 
 
+def _inlined(kernel):
+    """A per-record numba kernel as a batch loop calls it: inlined into the loop (numba IR), so that the kernel's
+    whole call tree is optimized and compiled to machine code once, in the loop, and not a second time as a
+    function of its own that no loop would call (about half of a kernel's compile time is that last step)."""
+    return njit(inline="always")(getattr(kernel, "py_func", kernel))
+
+
 def batch_kernels(module: str, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, *, init: str,
                   legal_mask: str, step_and_mask: str, scores: str, tiebreak: str) -> BatchKernels:
     """The batch kernels of the game whose rules module is ``module`` (its ``__name__``).
@@ -150,8 +159,9 @@ def batch_kernels(module: str, init_one, legal_mask_one, step_one, score_seats, 
         ``init``, ``legal_mask`` and ``step_and_mask`` compiled ``cache=True, parallel=True``, ``scores`` and
         ``tiebreak`` compiled ``cache=True``, and ``step``, ``step_and_mask`` without masks.
     """
-    bound = {"__builtins__": __builtins__, "prange": prange, "init_one": init_one, "legal_mask_one": legal_mask_one,
-             "step_one": step_one, "score_seats": score_seats, "tiebreak_seats": tiebreak_seats}
+    bound = {"__builtins__": __builtins__, "prange": prange, "init_one": _inlined(init_one),
+             "legal_mask_one": _inlined(legal_mask_one), "step_one": _inlined(step_one), "score_seats": score_seats,
+             "tiebreak_seats": tiebreak_seats}
 
     def build(template, spec: str, parallel: bool):
         return njit(cache=True, parallel=parallel)(_game_copy(template, bound, module, spec))

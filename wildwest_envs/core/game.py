@@ -47,7 +47,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import chance, checks, eventlog, records, serialize, validation
-from .kernels import NO_MASKS, dual
+from .kernels import NO_MASKS, dual, serial
 from .layout import Layout
 from .options import OptionTable
 from .rng import game_seeds
@@ -142,10 +142,12 @@ class Game:
                 raise ValueError(f"{self.name}: {fact} must be one of {allowed}, got {getattr(self, fact)!r}")
         if self.information == "imperfect" and self.resample_hidden_fn is None:
             raise ValueError(f"{self.name}: a game of imperfect information needs a resample_hidden_fn")
-        # small batches (the PettingZoo adapter's batch of one) run serial builds (core.kernels)
-        for name in ("init_kernel", "legal_mask_kernel", "step_kernel", "observe_kernel", "scores_kernel",
-                     "tiebreak_kernel", "invariants_kernel"):
+        # small batches (the PettingZoo adapter's batch of one) run serial builds (core.kernels); the deal and
+        # the invariant check run rarely: their serial builds serve every batch (no parallel build to compile)
+        for name in ("legal_mask_kernel", "step_kernel", "observe_kernel", "scores_kernel", "tiebreak_kernel"):
             object.__setattr__(self, name, dual(getattr(self, name)))
+        for name in ("init_kernel", "invariants_kernel"):
+            object.__setattr__(self, name, serial(getattr(self, name)))
 
     @classmethod
     def from_package(cls, name: str, package: str, **facts) -> "Game":

@@ -5,7 +5,10 @@ Games write each batch kernel once, as a ``prange`` loop compiled with
 than one game's work, so the PettingZoo adapter (a batch of one) and small
 batches run a serial build of the same Python function instead (``prange`` is
 ``range`` there). ``dual(kernel)`` returns a callable that picks the build by
-batch size; results are identical.
+batch size; results are identical. Kernels that run rarely (a game's deal, the
+invariant check) use ``serial(kernel)``, the serial build for every batch size,
+so that their parallel build never compiles. Every build compiles on its first
+call, so a program compiles only the builds its batch sizes use.
 
 The threshold is ``SERIAL_BELOW`` (64 games), read at every call, so a
 program may change it; the environment variable ``WILDWEST_SERIAL_BELOW``
@@ -101,11 +104,31 @@ class DualKernel:
         return self.parallel(states, *args)
 
 
+def _is_parallel_build(kernel) -> bool:
+    """``kernel`` is a numba dispatcher compiled with ``parallel=True``."""
+    return hasattr(kernel, "py_func") and bool(getattr(kernel, "targetoptions", {}).get("parallel"))
+
+
 def dual(kernel):
-    """Wrap a numba batch kernel (or pass a plain function through unchanged)."""
-    if isinstance(kernel, DualKernel) or not hasattr(kernel, "py_func"):
+    """Wrap a parallel numba batch kernel in a ``DualKernel``; pass anything else through unchanged (a plain
+    function, a serial numba kernel: a serial copy of it would only compile the same code twice)."""
+    if isinstance(kernel, DualKernel) or not _is_parallel_build(kernel):
         return kernel
     return DualKernel(kernel)
+
+
+def serial(kernel):
+    """The serial build of a batch kernel, for every batch size (a serial kernel or a plain function unchanged).
+
+    For kernels that run rarely next to the play itself (a game's deal, the invariant check): their parallel
+    build would cost seconds of compilation for milliseconds of run time. It is the serial build of ``dual``
+    (the same ``<name>_serial`` cache files).
+    """
+    if isinstance(kernel, DualKernel):
+        return kernel.serial
+    if not _is_parallel_build(kernel):
+        return kernel
+    return DualKernel(kernel).serial
 
 
 @njit(cache=True, inline="always")

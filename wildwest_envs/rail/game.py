@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.chance import Chance, die
 from ..core.game import Game
-from ..core.kernels import NO_MASKS, dual
+from ..core.kernels import NO_MASKS, dual, serial
 from . import invariants, names, observation, positions, render, rules, svg
 from .data import DEFAULT_MAP, MAX_PLAYERS, MIN_PLAYERS, OPT_DISTINCT_DIRS, START_RULES, n_actions
 from .eventlog import EVENT_KINDS
@@ -35,11 +35,11 @@ class RailGame(Game):
 
     rail_map: RailMap | None = field(default=None, compare=False, repr=False)
 
-_INIT = dual(rules.init)
+_INIT = serial(rules.init)  # the deal and the invariant check: serial builds only (core.kernels.serial)
 _LEGAL_MASK = dual(rules.legal_mask)
 _STEP = dual(rules.step_and_mask)
 _OBSERVE = dual(observation.observe)
-_INVARIANTS = dual(invariants.check_invariants)
+_INVARIANTS = serial(invariants.check_invariants)
 
 
 def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0") -> Game:

@@ -201,7 +201,7 @@ def observe(states: np.ndarray, seats: np.ndarray, out: np.ndarray, maps: np.nda
         observe_one(states[b], seats[b], rows[b], maps[0], planes, where)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def observe_one(state, seat: int, row: np.ndarray, mp, static: np.ndarray, offsets: np.ndarray) -> None:
     """The observation of one seat in one record."""
     n_static = static.shape[0]

@@ -179,7 +179,7 @@ def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
 
 
 # ---- public per-record kernels -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def init_one(state, seed: np.uint64, options: np.ndarray, mp) -> None:  # noqa: ARG001 (mp: same signature)
     """Set up one record: options and empty fields (``START`` rolls for the start player and plays on, §5)."""
     start_record(state, seed, options[OPT_NUM_PLAYERS], options[OPT_MAX_DECISIONS])
@@ -195,7 +195,7 @@ def init_one(state, seed: np.uint64, options: np.ndarray, mp) -> None:  # noqa: 
     state["ferry_owner"][:] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def legal_mask_one(state, out_row: np.ndarray, mp) -> None:
     """Legal actions of the pending decision of one record."""
     out_row[:] = 0
@@ -203,7 +203,7 @@ def legal_mask_one(state, out_row: np.ndarray, mp) -> None:
         _enumerate(state, mp, out_row, np.bool_(False))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
     """Apply one legal action, then everything automatic up to the next decision; a non-empty ``out_row``
     receives the legal mask of that decision (all zeros once the game is over). A finished record (ended, or

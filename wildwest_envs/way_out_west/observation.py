@@ -209,7 +209,7 @@ def observe(states: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         observe_one(states[b], np.int64(seats[b]), out[b])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def observe_one(state: np.void, o: int, row: np.ndarray) -> None:
     """Write the observation of seat o of one record into ``row``."""
     row[:] = 0.0

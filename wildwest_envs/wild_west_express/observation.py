@@ -506,7 +506,7 @@ def _observe_cards(state, out_row) -> None:
     out_row[_DECK + 1] = state["never_drawn"] / np.float32(N_CARDS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def observe_one(state, seat: int, out_row) -> None:
     """Write seat ``seat``'s observation of one record into ``out_row`` (§16.4).
 
