@@ -73,9 +73,9 @@ give byte-identical results for the same seed (hence the same distribution).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..core.kernels import resampler
+from ..core.engine import resampler
 from ..core.rng import draw_below, shuffle_prefix
 from .cards import count_cards
 from .data import (BULLET_CARD, DEC_KEEP, DEC_MOVE_DEST, LARGE_GROUP_CARDS, MAX_PILE,
@@ -84,16 +84,6 @@ from .observation import pile_revealed, purse_value_known
 from .state import NOBODY, STATE_DTYPE
 
 N_GROUP_CARDS = 7  # round cards of one player-count group (§2.6)
-
-
-@njit(cache=True, parallel=True)
-def resample_kernel(states: np.ndarray, seats: np.ndarray, seeds: np.ndarray) -> None:
-    """In place: redraw what ``seats[b]`` cannot see in record ``b``, reseeded from ``seeds[b]``."""
-    for b in prange(states.shape[0]):
-        resample_one(states[b], seats[b], seeds[b])
-
-
-resample_hidden = resampler(resample_kernel, STATE_DTYPE)  # the Python entry (Game.resample_hidden_fn)
 
 
 @njit(cache=True)
@@ -291,3 +281,6 @@ def _deal(state: np.void, counts: np.ndarray, n_slots: int, action_end: int) -> 
             slots[s] = actions[t]
             t += 1
     return slots
+
+
+resample_hidden = resampler(__name__, resample_one, STATE_DTYPE)  # the Python entry (Game.resample_hidden_fn)

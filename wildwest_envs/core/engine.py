@@ -20,6 +20,7 @@ A game whose rules are written per record (``init_one``, ``legal_mask_one``, ``s
 is plain Python; ``scores`` and ``tiebreak`` loop serially (a few adds per record). ``Game`` runs the serial build
 of ``init`` for every batch (``core.kernels.serial``: a deal is rare next to the steps). The per-record kernels are
 inlined into the loops (``_inlined``), so each loop compiles its record's call tree to machine code once.
+A game of imperfect information gets its ``resample_hidden`` the same way from ``resample_one`` (``resampler``).
 
 The loops below are templates: each game compiles its own copy, whose globals name that game's per-record
 kernels, with its own ``__qualname__`` (``<rules module>.<kernel>``). numba's on-disk cache names its files after
@@ -38,7 +39,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .kernels import NO_MASKS, finished
+from .kernels import NO_MASKS, dual, finished
 
 NOBODY = -1  # ``current`` of a record whose first decision is not posed yet
 
@@ -114,6 +115,12 @@ def _tiebreak(states: np.ndarray, out: np.ndarray) -> None:
         tiebreak_seats(states[b], out[b])  # noqa: F821
 
 
+def _resample(states: np.ndarray, seats: np.ndarray, seeds: np.ndarray) -> None:
+    """In place: redraw what ``seats[b]`` cannot see in record ``b``, reseeded from ``seeds[b]`` ({spec})."""
+    for b in prange(states.shape[0]):
+        resample_one(states[b], seats[b], seeds[b])  # noqa: F821
+
+
 class BatchKernels(NamedTuple):
     """A game's public batch kernels (the module docstring)."""
 
@@ -176,3 +183,39 @@ def batch_kernels(module: str, init_one, legal_mask_one, step_one, score_seats, 
     return BatchKernels(init=build(_init, init, True), legal_mask=build(_legal_mask, legal_mask, True),
                         step_and_mask=step_and_mask_kernel, step=step, scores=build(_scores, scores, False),
                         tiebreak=build(_tiebreak, tiebreak, False))
+
+
+def resampler(module: str, resample_one, dtype: np.dtype):
+    """A game's ``resample_hidden(states, seats, seeds)`` built on its numba per-record kernel
+    ``resample_one(state, seat, seed)``, which redraws in place what ``seat`` cannot see and reseeds the record
+    (its batch loop: the ``_resample`` template, in both builds, ``dual``; ``module``: the game's ``hidden``
+    module's name, as in ``batch_kernels``).
+
+    The function returned copies the records, broadcasts one seat and one seed (or one per game),
+    refuses a seat outside ``0 .. num_players - 1`` with ``ValueError`` and redraws the copies.
+    """
+    bound = {"__builtins__": __builtins__, "prange": prange, "resample_one": _inlined(resample_one)}
+    redraw = dual(njit(cache=True, parallel=True)(_game_copy(_resample, bound, module, "module docstring")))
+
+    def resample_hidden(states: np.ndarray, seats, seeds) -> np.ndarray:
+        """New records, one per game, consistent with what ``seats[b]`` has observed.
+
+        Args:
+            states: ``(B,)`` records of the game (left unchanged).
+            seats: the observing seat of each game (an integer or ``(B,)``).
+            seeds: 64-bit generator state of each new record (an integer or ``(B,)``).
+
+        Returns:
+            A ``(B,)`` array of new records: the seat's observation of each is byte-identical to that of
+            the original, every hidden part is redrawn at random (the game's ``hidden`` module) and the
+            generator is reseeded.
+        """
+        out = np.array(states, dtype=dtype, copy=True).reshape(-1)
+        seats = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(out),)))
+        seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(out),)))
+        if np.any(seats < 0) or np.any(seats >= out["num_players"]):
+            raise ValueError(f"observer seats {seats.tolist()} out of range for num_players")
+        redraw(out, seats, seeds)
+        return out
+
+    return resample_hidden

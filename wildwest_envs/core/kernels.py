@@ -137,39 +137,6 @@ def finished(state) -> bool:
     return state["done"] or state["n_decisions"] >= state["max_decisions"]
 
 
-def resampler(kernel, dtype: np.dtype):
-    """A game's ``resample_hidden(states, seats, seeds)`` built on its in-place numba batch kernel
-    ``kernel(states, seats int64, seeds uint64)`` (both builds, ``dual``).
-
-    The function returned copies the records, broadcasts one seat and one seed (or one per game),
-    refuses a seat outside ``0 .. num_players - 1`` with ``ValueError`` and redraws the copies.
-    """
-    redraw = dual(kernel)
-
-    def resample_hidden(states: np.ndarray, seats, seeds) -> np.ndarray:
-        """New records, one per game, consistent with what ``seats[b]`` has observed.
-
-        Args:
-            states: ``(B,)`` records of the game (left unchanged).
-            seats: the observing seat of each game (an integer or ``(B,)``).
-            seeds: 64-bit generator state of each new record (an integer or ``(B,)``).
-
-        Returns:
-            A ``(B,)`` array of new records: the seat's observation of each is byte-identical to that of
-            the original, every hidden part is redrawn at random (the game's ``hidden`` module) and the
-            generator is reseeded.
-        """
-        out = np.array(states, dtype=dtype, copy=True).reshape(-1)
-        seats = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(out),)))
-        seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(out),)))
-        if np.any(seats < 0) or np.any(seats >= out["num_players"]):
-            raise ValueError(f"observer seats {seats.tolist()} out of range for num_players")
-        redraw(out, seats, seeds)
-        return out
-
-    return resample_hidden
-
-
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)  # count-trailing-zeros by de Bruijn multiplication
 _DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):

@@ -48,22 +48,12 @@ results for the same seed (hence the same distribution).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..core.kernels import resampler
+from ..core.engine import resampler
 from ..core.rng import draw_below, shuffle_prefix
 from .data import CARD_CLASS, CLASS_PERSONAL, MAX_TRAINS, N_CARDS, NO_CARD
 from .state import NOBODY, STATE_DTYPE
-
-
-@njit(cache=True, parallel=True)
-def resample_kernel(states: np.ndarray, seats: np.ndarray, seeds: np.ndarray) -> None:
-    """In place: redraw what ``seats[b]`` cannot see in record ``b``, reseeded from ``seeds[b]``."""
-    for b in prange(states.shape[0]):
-        resample_one(states[b], seats[b], seeds[b])
-
-
-resample_hidden = resampler(resample_kernel, STATE_DTYPE)  # the Python entry (Game.resample_hidden_fn)
 
 
 @njit(cache=True)
@@ -142,3 +132,6 @@ def _write_never_drawn(state: np.void, rest: np.ndarray) -> None:
     shuffle_prefix(state, cards, m)
     for i in range(n):
         state["deck"][i] = cards[i]
+
+
+resample_hidden = resampler(__name__, resample_one, STATE_DTYPE)  # the Python entry (Game.resample_hidden_fn)
