@@ -399,7 +399,10 @@ def test_sampled_rollout_actions_follow_the_probabilities_and_never_an_impossibl
     assert abs((chosen == 3).mean() - 0.8) < 0.02  # 20,000 draws: the standard error is 0.003
 
 
-def test_the_shipped_guided_search_of_colt_express_rolls_out_with_its_network():
+def test_the_spec_rolls_out_as_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    assert make_agent("mcts+pretrained", GAME).rollout_policy == "random"
+    monkeypatch.setitem(guided_search.ROLLOUT_POLICY, GAME, "network")
     assert make_agent("mcts+pretrained", GAME).rollout_policy == "network"
     assert make_agent("mcts+pretrained", "way_out_west").rollout_policy == "random"
 

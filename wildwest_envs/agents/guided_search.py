@@ -24,8 +24,8 @@ network (``agents.policy.PolicyAgent``):
   ``rollout_policy``: ``"random"``, uniformly random legal actions as
   ``agents.mcts`` does, or ``"network"``, a sample of the network's policy for
   the seat's own observation (a forward pass per step of the rollouts: a
-  Colt Express game at 200 simulations takes about 4 times as long, and the
-  rollouts are far better informed; the spec's choice per game is
+  Colt Express game at 200 simulations takes about 6 times as long, and
+  was not measured stronger; the spec's choice per game is
   ``ROLLOUT_POLICY``). ``rollout_weight=0``
   trusts the critic alone (the cheapest), ``1`` keeps only the network's
   prior and the rollouts. Returns are
@@ -63,10 +63,11 @@ from .mcts import _SAMPLE_LEGAL, ISMCTSAgent
 # rollouts, weight 0: 39% of 60 games, 0.5: 43% of 180, 1: 51% of 180 (the critic, trained on rank returns against
 # heuristics, misjudges positions against a searching opponent; its prior still guides the search)
 ROLLOUT_WEIGHTS: dict[str, float] = {"colt_express_v0": 1.0}
-# Who plays the rollouts of the spec "mcts+pretrained[:N]", per game ("random" elsewhere). Colt Express: the
-# network's own policy, sampled (benchmarks/results/colt_express_3p_guided_vs_mcts200.md); with random rollouts the
-# search was behind mcts:200 (46.8% of 216 meetings in the ladder)
-ROLLOUT_POLICY: dict[str, str] = {"colt_express_v0": "network"}
+# Who plays the rollouts of the spec "mcts+pretrained[:N]", per game ("random" where absent). Colt Express at 200
+# simulations, against mcts:200 and the heuristic on the same 240 deals (benchmarks/results/
+# colt_express_3p_guided_vs_mcts200.md): random rollouts 54.2% head to head with mcts:200 at 1.7 s a game, the
+# network's rollouts 52.9% at 10.1 s: no game plays them by default
+ROLLOUT_POLICY: dict[str, str] = {}
 ROLLOUT_POLICIES = ("random", "network")
 
 
