@@ -341,6 +341,77 @@ def test_a_small_budget_plays_the_best_prior_among_equally_visited_moves():
     assert agent.search(states[0], seat, mask) == favourite
 
 
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_the_search_reads_the_networks_own_policy_and_values(game_name):
+    """``evaluate`` (the search's lean forward pass) gives the probabilities of the network's masked distribution
+    and its critic's values, as ``MaskableActorCriticPolicy`` computes them."""
+    game = get_game(game_name)
+    agent = make_agent("mcts+pretrained:4", game_name, num_players=3)
+    states = _positions(game_name, 5, seed=3)
+    actors = game.current_player(states).astype(np.int64)
+    masks = game.legal_mask(states)
+    priors, values = agent.evaluate(states, actors, masks)
+    policy = agent.network.policy
+    with torch.no_grad():
+        own = torch.as_tensor(game.observe(states, actors))
+        expected = policy.get_distribution(own, action_masks=masks.astype(bool)).distribution.probs.numpy()
+        critic = [policy.predict_values(torch.as_tensor(game.observe(states, np.full(len(states), s)))).numpy()[:, 0]
+                  for s in range(3)]
+    np.testing.assert_allclose(priors, expected, atol=1e-6)
+    assert (priors[masks == 0] == 0).all()
+    np.testing.assert_allclose(values[:, :3], np.stack(critic, axis=1), rtol=1e-5, atol=1e-6)
+    assert (values[:, 3:] == 0).all()
+
+
+def test_network_rollouts_play_the_networks_policy_to_the_end():
+    """With ``rollout_policy="network"`` every seat plays what the network's policy puts its weight on: a policy
+    that always wants the highest legal action gives the returns of playing that action to the end."""
+    game = get_game(GAME)
+    agent = GuidedSearchAgent(game, make_agent("pretrained", GAME), simulations=4, seed=3, rollout_weight=1.0,
+                              rollout_policy="network")
+
+    def highest_legal(batch, actors, masks, **_):
+        priors = np.zeros(np.shape(masks))
+        priors[np.arange(len(masks)), [np.flatnonzero(m)[-1] for m in masks]] = 1.0
+        return priors, np.zeros((len(batch), game.max_players))
+
+    agent.evaluate = highest_legal
+    states = _positions(GAME, 4, seed=8)
+    before = states.tobytes()
+    returns = agent.rollout(states)
+    assert states.tobytes() == before  # played on copies
+    played = states.copy()
+    while not game.finished(played).all():
+        masks = game.legal_mask(played)
+        actions = np.array([np.flatnonzero(m)[-1] if m.any() else 0 for m in masks])
+        game.step(played, actions)  # checked: every action legal
+    np.testing.assert_array_equal(returns, game.returns(played, agent.reward_mode))
+    random_agent = GuidedSearchAgent(game, agent.network, simulations=4, seed=3, rollout_weight=1.0)
+    random_agent.evaluate = highest_legal
+    assert not np.array_equal(random_agent.rollout(states), returns)  # random rollouts do not read the policy
+
+
+def test_sampled_rollout_actions_follow_the_probabilities_and_never_an_impossible_one():
+    agent = GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), seed=5, rollout_policy="network")
+    probs = np.tile([0.0, 0.2, 0.0, 0.8, 0.0], (20_000, 1))
+    chosen = agent._sample(probs)
+    assert set(np.unique(chosen)) == {1, 3}
+    assert abs((chosen == 3).mean() - 0.8) < 0.02  # 20,000 draws: the standard error is 0.003
+
+
+def test_the_spec_rolls_out_as_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    assert make_agent("mcts+pretrained", GAME).rollout_policy == "random"
+    monkeypatch.setitem(guided_search.ROLLOUT_POLICY, GAME, "network")
+    assert make_agent("mcts+pretrained", GAME).rollout_policy == "network"
+    assert make_agent("mcts+pretrained", "way_out_west").rollout_policy == "random"
+
+
+def test_bad_rollout_policies_are_refused():
+    with pytest.raises(ValueError, match="rollout_policy"):
+        GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), rollout_policy="heuristic")
+
+
 def test_bad_rollout_weights_are_refused():
     network = make_agent("pretrained", GAME)
     for weight in (-0.1, 1.5):

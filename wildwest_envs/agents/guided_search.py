@@ -20,9 +20,15 @@ network (``agents.policy.PolicyAgent``):
   (AlphaGo's mixed leaf evaluation) and backed up (each edge is credited
   with the value of the seat that chose it). The network's value is its
   critic on each seat's observation at that position; the rollout plays
-  uniformly random legal actions from there to the end of the game, as
-  ``agents.mcts`` does. ``rollout_weight=0`` trusts the critic alone (the
-  cheapest), ``1`` keeps only the network's prior. Returns are
+  from there to the end of the game, every seat choosing by
+  ``rollout_policy``: ``"random"``, uniformly random legal actions as
+  ``agents.mcts`` does, or ``"network"``, a sample of the network's policy for
+  the seat's own observation (a forward pass per step of the rollouts: a
+  Colt Express game at 200 simulations takes about 6 times as long, and
+  was not measured stronger; the spec's choice per game is
+  ``ROLLOUT_POLICY``). ``rollout_weight=0``
+  trusts the critic alone (the cheapest), ``1`` keeps only the network's
+  prior and the rollouts. Returns are
   ``game.returns(..., reward_mode)``, by default the reward the network's
   critic was trained on (its file's ``reward_mode``, ``"win"`` when the file
   predates that field), so that critic values and game results share one
@@ -51,12 +57,18 @@ import torch
 
 from .mcts import _SAMPLE_LEGAL, ISMCTSAgent
 
-# The share of a random rollout in a leaf's value for the spec "mcts+pretrained[:N]", per game; 0 (the critic
-# alone) where no other weight was measured better. Colt Express at 200 simulations, against mcts:200 and the
-# heuristic, seats permuted (python -m benchmarks.guided_sweep; benchmarks/results/pretrained.md): head to head
-# with mcts:200, weight 0: 39% of 60 games, 0.5: 43% of 180, 1: 51% of 180 (the critic, trained on rank returns
-# against heuristics, misjudges positions against a searching opponent; its prior still guides the search)
+# The share of a rollout in a leaf's value for the spec "mcts+pretrained[:N]", per game; 0 (the critic alone) where
+# no other weight was measured better. Colt Express at 200 simulations, against mcts:200 and the heuristic, seats
+# permuted (python -m benchmarks.guided_sweep; benchmarks/results/pretrained.md): head to head with mcts:200, random
+# rollouts, weight 0: 39% of 60 games, 0.5: 43% of 180, 1: 51% of 180 (the critic, trained on rank returns against
+# heuristics, misjudges positions against a searching opponent; its prior still guides the search)
 ROLLOUT_WEIGHTS: dict[str, float] = {"colt_express_v0": 1.0}
+# Who plays the rollouts of the spec "mcts+pretrained[:N]", per game ("random" where absent). Colt Express at 200
+# simulations, against mcts:200 and the heuristic on the same 240 deals (benchmarks/results/
+# colt_express_3p_guided_vs_mcts200.md): random rollouts 54.2% head to head with mcts:200 at 1.7 s a game, the
+# network's rollouts 52.9% at 10.1 s: no game plays them by default
+ROLLOUT_POLICY: dict[str, str] = {}
+ROLLOUT_POLICIES = ("random", "network")
 
 
 class _PuctNode:
@@ -95,7 +107,7 @@ class GuidedSearchAgent(ISMCTSAgent):
 
     def __init__(self, game, network, simulations: int = 200, seed: int = 0, exploration: float = 1.5,
                  wave: int = 16, name: str = "mcts+pretrained", rollout_weight: float = 0.0,
-                 reward_mode: str | None = None):
+                 reward_mode: str | None = None, rollout_policy: str = "random"):
         """Build the agent.
 
         Args:
@@ -108,15 +120,20 @@ class GuidedSearchAgent(ISMCTSAgent):
             name: the agent's name in tables.
             rollout_weight: the share of a random rollout's return in a leaf's value, in [0, 1].
             reward_mode: the ``game.returns`` mode backed up (default: the network's, see the module docstring).
+            rollout_policy: who plays the rollouts: ``"random"`` (uniform legal actions) or ``"network"``
+                (every seat samples from the network's policy for its own observation).
         """
         if not 0.0 <= rollout_weight <= 1.0:
             raise ValueError(f"rollout_weight must lie in [0, 1], got {rollout_weight}")
+        if rollout_policy not in ROLLOUT_POLICIES:
+            raise ValueError(f"rollout_policy must be one of {ROLLOUT_POLICIES}, got {rollout_policy!r}")
         trained_on = (getattr(network, "config", None) or {}).get("reward_mode", "win")
         super().__init__(game, simulations=simulations, seed=seed, exploration=exploration,
                          reward_mode=reward_mode or trained_on, wave=wave)
         self.network = network
         self.name = name
         self.rollout_weight = float(rollout_weight)
+        self.rollout_policy = rollout_policy
 
     def _new_root(self, state: np.void, seat: int, mask: np.ndarray) -> _PuctNode:
         """The root, with the network's prior and value for ``seat`` at a determinization of ``state`` (its
@@ -162,8 +179,9 @@ class GuidedSearchAgent(ISMCTSAgent):
         policy = self.network.policy
         with torch.no_grad():
             tensor = torch.as_tensor(obs)
-            dist = policy.get_distribution(tensor[:b], action_masks=np.asarray(masks).astype(bool))
-            probs = dist.distribution.probs.numpy().astype(np.float64)
+            latent = policy.mlp_extractor.forward_actor(policy.extract_features(tensor[:b], policy.pi_features_extractor))
+            logits = policy.action_net(latent).masked_fill(torch.as_tensor(np.asarray(masks) == 0), -torch.inf)
+            probs = torch.softmax(logits, dim=1).numpy().astype(np.float64)
             value = policy.predict_values(tensor[b:]).numpy().reshape(-1).astype(np.float64) if with_values else 0.0
         values = np.zeros(b * n_seats)
         values[present[b:]] = value
@@ -223,7 +241,8 @@ class GuidedSearchAgent(ISMCTSAgent):
                 node.back_up(a, float(returns[i, actor]))
 
     def rollout(self, states: np.ndarray) -> np.ndarray:
-        """Every seat's return after uniformly random play from copies of ``states`` to the end of each game."""
+        """Every seat's return after playing copies of ``states`` to the end of each game, each seat choosing
+        as ``rollout_policy`` says (uniformly random legal actions, or a sample of the network's policy)."""
         game = self.game
         sims = states.copy()
         generators = self.rng.integers(0, 2**64 - 1, size=len(sims), dtype=np.uint64, endpoint=True)
@@ -231,12 +250,28 @@ class GuidedSearchAgent(ISMCTSAgent):
         masks = np.zeros((len(sims), game.n_actions), dtype=np.int8)
         over = game.finished(sims)
         while not over.all():
-            game.legal_mask(sims, masks)
-            _SAMPLE_LEGAL(masks, generators, actions)
-            actions[over] = 0  # ignored by the kernels (finished rows)
-            game.step(sims, actions, check=False)
-            over |= game.finished(sims)
+            if self.rollout_policy == "random":
+                game.legal_mask(sims, masks)
+                _SAMPLE_LEGAL(masks, generators, actions)
+                actions[over] = 0  # ignored by the kernels (finished rows)
+                game.step(sims, actions, check=False)
+                over |= game.finished(sims)
+                continue
+            rows = np.flatnonzero(~over)
+            sub = sims[rows]
+            sub_masks = game.legal_mask(sub, masks[: len(rows)])
+            probs, _ = self.evaluate(sub, game.current_player(sub).astype(np.int64), sub_masks, with_values=False)
+            game.step(sub, self._sample(probs), check=False)
+            sims[rows] = sub
+            over[rows] = game.finished(sub)
         return game.returns(sims, self.reward_mode)
 
+    def _sample(self, probs: np.ndarray) -> np.ndarray:
+        """One action per row of ``probs`` (rows of probabilities, zero off the legal actions)."""
+        cumulative = np.cumsum(probs, axis=1)
+        draws = self.rng.random(len(probs)) * cumulative[:, -1]
+        chosen = (cumulative <= draws[:, None]).sum(axis=1)  # the first index past the draw
+        return np.minimum(chosen, probs.shape[1] - 1).astype(np.int64)
 
-__all__ = ["ROLLOUT_WEIGHTS", "GuidedSearchAgent"]
+
+__all__ = ["ROLLOUT_POLICIES", "ROLLOUT_POLICY", "ROLLOUT_WEIGHTS", "GuidedSearchAgent"]
