@@ -118,7 +118,7 @@ class GuidedSearchAgent(ISMCTSAgent):
             exploration: the PUCT constant ``c``.
             wave: iterations walked and evaluated together.
             name: the agent's name in tables.
-            rollout_weight: the share of a random rollout's return in a leaf's value, in [0, 1].
+            rollout_weight: the share of a rollout's return in a leaf's value, in [0, 1].
             reward_mode: the ``game.returns`` mode backed up (default: the network's, see the module docstring).
             rollout_policy: who plays the rollouts: ``"random"`` (uniform legal actions) or ``"network"``
                 (every seat samples from the network's policy for its own observation).
@@ -243,28 +243,40 @@ class GuidedSearchAgent(ISMCTSAgent):
     def rollout(self, states: np.ndarray) -> np.ndarray:
         """Every seat's return after playing copies of ``states`` to the end of each game, each seat choosing
         as ``rollout_policy`` says (uniformly random legal actions, or a sample of the network's policy)."""
-        game = self.game
         sims = states.copy()
+        if self.rollout_policy == "network":
+            self._play_network(sims)
+        else:
+            self._play_random(sims)
+        return self.game.returns(sims, self.reward_mode)
+
+    def _play_random(self, sims: np.ndarray) -> None:
+        """In place: uniformly random legal actions until every game of ``sims`` is finished."""
+        game = self.game
         generators = self.rng.integers(0, 2**64 - 1, size=len(sims), dtype=np.uint64, endpoint=True)
         actions = np.zeros(len(sims), dtype=np.int64)
         masks = np.zeros((len(sims), game.n_actions), dtype=np.int8)
         over = game.finished(sims)
         while not over.all():
-            if self.rollout_policy == "random":
-                game.legal_mask(sims, masks)
-                _SAMPLE_LEGAL(masks, generators, actions)
-                actions[over] = 0  # ignored by the kernels (finished rows)
-                game.step(sims, actions, check=False)
-                over |= game.finished(sims)
-                continue
+            game.legal_mask(sims, masks)
+            _SAMPLE_LEGAL(masks, generators, actions)
+            actions[over] = 0  # ignored by the kernels (finished rows)
+            game.step(sims, actions, check=False)
+            over |= game.finished(sims)
+
+    def _play_network(self, sims: np.ndarray) -> None:
+        """In place: every seat samples the network's policy for its own observation until every game of
+        ``sims`` is finished (one forward pass a step, over the unfinished games)."""
+        game = self.game
+        over = game.finished(sims)
+        while not over.all():
             rows = np.flatnonzero(~over)
             sub = sims[rows]
-            sub_masks = game.legal_mask(sub, masks[: len(rows)])
-            probs, _ = self.evaluate(sub, game.current_player(sub).astype(np.int64), sub_masks, with_values=False)
+            masks = game.legal_mask(sub)
+            probs, _ = self.evaluate(sub, game.current_player(sub).astype(np.int64), masks, with_values=False)
             game.step(sub, self._sample(probs), check=False)
             sims[rows] = sub
             over[rows] = game.finished(sub)
-        return game.returns(sims, self.reward_mode)
 
     def _sample(self, probs: np.ndarray) -> np.ndarray:
         """One action per row of ``probs`` (rows of probabilities, zero off the legal actions)."""
