@@ -47,6 +47,12 @@ def assert_batch_of_one_draws_as_its_record(draw, states) -> None:
     assert states.tobytes() == before
 
 
+def foreign_record(game_name: str) -> np.void:
+    """An empty record of another game (its dtype only: no kernel of that game is compiled for it)."""
+    from wildwest_envs.registry import get_game
+    return np.zeros(1, dtype=get_game(game_name).state_dtype)[0]
+
+
 def assert_bad_arguments_refused(draw, record, num_players: int, two_records, foreign_record,
                                  wrong_seat_types=("0", True, 1.0)) -> None:
     """``draw`` refuses a seat out of range and a batch of two records (``ValueError``), a seat of a wrong type

@@ -14,8 +14,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, parse, pieces,
-                        read_only, standalone_svg)
+from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, foreign_record,
+                        parse, pieces, read_only, standalone_svg)
 from wildwest_envs.colt_express import svg
 from wildwest_envs.colt_express.data import (DEC_KEEP, N_LEVELS, N_LOCATIONS, N_PURSES, N_ROUNDS, PURSE_IN_BOX,
                                              PURSE_ON_BANDIT, ROOF, ROUND_CARD_NAMES)
@@ -103,7 +103,7 @@ def test_the_drawing_is_deterministic(n):
 
 def test_bad_arguments_are_refused():
     assert_bad_arguments_refused(svg.draw, positions(3, False)[0], 3, positions(3, False)[:2],
-                                 get_game("wild_west_express_v0").init(0, num_players=3)[0])
+                                 foreign_record("wild_west_express_v0"))
 
 
 def test_a_seat_view_names_the_viewer():

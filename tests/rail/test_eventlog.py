@@ -20,7 +20,7 @@ import pytest
 
 from tests._events import env_with_events_and_plain, step_beside_twin, step_both
 from wildwest_envs import rail_v0
-from wildwest_envs.core import chance
+from wildwest_envs.core import chance, eventlog
 from wildwest_envs.core.eventlog import logged_dtype
 from wildwest_envs.core.kernels import NO_MASKS
 from wildwest_envs.rail import eventlog as rail_eventlog
@@ -696,6 +696,32 @@ def test_a_step_of_more_than_256_events_is_run_again_with_room():
     assert len(events) > 256 and story.seen["race_ends"] == 60 and story.seen["race_entry"] == 180
     assert [e.data for e in events if e.kind == "game_over"] == [{"reason": END_RACE_CAP, "races": 60}]
     assert [e.data["place"] for e in events if e.kind == "final_standing"] == [0, 0, 0]  # §8: all share the win
+
+
+def test_only_the_games_that_overflow_are_run_again_with_one_large_buffer(monkeypatch):
+    """In a batch, the game whose step overflows the first buffer is run again alone with the overflow buffer
+    (one more record type to compile, whatever the step's length); the others keep their first run. Events,
+    records and next masks equal those of each game stepped on its own and of the plain step."""
+    long = GAME.init(5, num_players=3, build_rounds=1, max_races=60)
+    for action in (BASE + OFF_CHOOSE_START, END_TURN) * 2 + (BASE + OFF_CHOOSE_START,):
+        GAME.step(long, [action])  # as in the test above: the third END_TURN runs the whole operation phase
+    short = GAME.init(6, num_players=3)
+    first = int(np.flatnonzero(GAME.legal_mask(short)[0])[0])
+    states = np.concatenate([short, long, short])
+    actions = np.array([first, END_TURN, first])
+    alone = [GAME.step_with_events(states[b:b + 1].copy(), [actions[b]])[0] for b in range(3)]
+    plain = states.copy()
+    GAME.step(plain, actions)
+    buffers = []
+    to_logged = eventlog.to_logged
+    monkeypatch.setattr(eventlog, "to_logged", lambda s, capacity: buffers.append((len(s), capacity))
+                        or to_logged(s, capacity))
+    masks = np.zeros((3, GAME.n_actions), dtype=np.int8)
+    events = GAME.step_logged(states, actions, masks)
+    assert buffers == [(3, eventlog.DEFAULT_CAPACITY), (1, eventlog.OVERFLOW_CAPACITY)]
+    assert len(events[1]) > eventlog.DEFAULT_CAPACITY and events == alone and events[0] == events[2]
+    assert states.tobytes() == plain.tobytes()
+    assert (masks == GAME.legal_mask(plain)).all()
 
 
 def test_the_aec_env_puts_the_events_into_every_agents_infos():

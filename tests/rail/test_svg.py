@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests._svg import assert_bad_arguments_refused, parse, pieces, read_only, standalone_svg
+from tests._svg import assert_bad_arguments_refused, foreign_record, parse, pieces, read_only, standalone_svg
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.rail import svg
 from wildwest_envs.rail.data import CTX_RACE_ENTRY, ENTRY_ENTERED, N_ROUTE_OBJECTIVES, OFF_BUILD_FERRY
@@ -124,7 +124,7 @@ def test_every_seat_sees_the_same_drawing(n):
 
 def test_bad_arguments_are_refused():
     assert_bad_arguments_refused(svg.draw, positions(GAME.name, 2)[0], 2, positions(GAME.name, 2)[:2],
-                                 get_game("wild_west_express_v0").init(0, num_players=2)[0], wrong_seat_types=(1.0,))
+                                 foreign_record("wild_west_express_v0"), wrong_seat_types=(1.0,))
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)

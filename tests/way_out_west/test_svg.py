@@ -12,10 +12,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, parse, pieces,
-                        read_only, standalone_svg)
+from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, foreign_record,
+                        parse, pieces, read_only, standalone_svg)
 from tests.way_out_west._random_states import random_states
-from wildwest_envs.registry import get_game
 from wildwest_envs.way_out_west import svg
 from wildwest_envs.way_out_west.data import (A_TARGET, A_YES, BANK, BOX_MIN_PLAYERS, DEC_SHERIFF_JOIN, DEC_VOLLEY_DEFENDER,
                                              JAIL, MAX_PLAYERS, N_BOXES, N_BT, N_TOWNS, PHASE_AUCTION)
@@ -76,7 +75,7 @@ def test_the_drawing_is_deterministic(n):
 
 def test_bad_arguments_are_refused():
     assert_bad_arguments_refused(svg.draw, positions(3)[0], 3, positions(3)[:2],
-                                 get_game("rail_v0").init(0, num_players=3)[0])
+                                 foreign_record("rail_v0"))
 
 
 # ---- views: nothing is hidden (§12) ----------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, parse, pieces,
-                        read_only, standalone_svg)
+from tests._svg import (assert_bad_arguments_refused, assert_batch_of_one_draws_as_its_record, foreign_record,
+                        parse, pieces, read_only, standalone_svg)
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.registry import get_game
 from wildwest_envs.wild_west_express import svg
@@ -80,7 +80,7 @@ def test_the_drawing_is_deterministic(n):
 
 def test_bad_arguments_are_refused():
     assert_bad_arguments_refused(svg.draw, positions(2)[0], 2, positions(2)[:2],
-                                 get_game("rail_v0").init(0, num_players=2)[0], wrong_seat_types=("0",))
+                                 foreign_record("rail_v0"), wrong_seat_types=("0",))
 
 
 def test_text_is_escaped():

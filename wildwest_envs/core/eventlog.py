@@ -32,6 +32,7 @@ from numba.extending import overload
 EVENT_WIDTH = 6  # kind, seen, a, b, c, d
 EVERYONE = -1  # every bit: every seat may see it
 DEFAULT_CAPACITY = 256  # events a step may write before Game.step_with_events retries with a larger buffer
+OVERFLOW_CAPACITY = 16384  # that larger buffer (Game.step_logged): one more build of the kernels, whatever the step
 N_ARGS = EVENT_WIDTH - 2
 
 

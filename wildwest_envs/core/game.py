@@ -309,21 +309,31 @@ class Game:
     def step_logged(self, states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> list:
         """``step_checked_chance`` on logged copies of ``states`` (``core.eventlog``): the events of each game.
 
-        A step that writes more events than the buffer holds is run again, from the same records, with room:
-        the next power of two at least as large, so that the kernels compile for few buffer sizes (each size is
-        a record type of its own).
+        The games whose step writes more events than the buffer holds (``DEFAULT_CAPACITY``) are run again, from
+        the same records, with a buffer of ``OVERFLOW_CAPACITY`` events (or the next power of two that holds
+        them): each size is a record type of its own that the kernels compile for, so a long step costs one more
+        build, not one per doubling, and only the games that overflowed get the large buffer.
         """
-        capacity = eventlog.DEFAULT_CAPACITY
-        while True:
-            trial = eventlog.to_logged(states, capacity)
-            self.step_checked_chance(trial, actions, masks)
+        events: list = [None] * len(states)
+        todo, capacity = np.arange(len(states)), eventlog.DEFAULT_CAPACITY
+        while len(todo):
+            part = states[todo]
+            part_masks = masks[todo] if len(masks) else masks
+            trial = eventlog.to_logged(part, capacity)
+            self.step_checked_chance(trial, actions[todo], part_masks)
             written = trial["n_events"]
-            if (written <= capacity).all():
-                break
-            capacity = 1 << (int(written.max()) - 1).bit_length()
-        eventlog.from_logged(trial, states)
-        return [self.event_kinds.decode(trial["events"][b, :written[b]], int(states["num_players"][b]))
-                for b in range(len(states))]
+            fits = written <= capacity
+            for i in np.flatnonzero(fits):
+                b = todo[i]
+                events[b] = self.event_kinds.decode(trial["events"][i, :written[i]], int(states["num_players"][b]))
+            finished_part = part[fits]
+            eventlog.from_logged(trial[fits], finished_part)
+            states[todo[fits]] = finished_part
+            if len(masks):
+                masks[todo[fits]] = part_masks[fits]
+            capacity = max(eventlog.OVERFLOW_CAPACITY, 1 << (int(written.max()) - 1).bit_length())
+            todo = todo[~fits]
+        return events
 
     def step_checked_chance(self, states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
         """``step_kernel``, undone with a ``ValueError`` if a game drew past a script that had to last
