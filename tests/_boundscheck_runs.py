@@ -1,9 +1,9 @@
 """What ``tests/test_boundscheck.py`` runs in a process whose kernels are compiled with bounds checks.
 
-``python -m tests._boundscheck_runs random NAME GAMES_PER_COUNT`` plays seeded random games of a
-registered game at every player count (a big batch and ``SMALL_BATCH`` games), observing a seat in
-turn and checking the invariants after every step, with scores, the determinizer, reseeding and the
-JSON round trip mid-game; it prints ``ok``.
+``python -m tests._boundscheck_runs random NAME DECISIONS_PER_COUNT`` plays seeded random games of a
+registered game at every player count (a big batch of as many games as make about that many decisions,
+``games_per_count``, and ``SMALL_BATCH`` games), observing a seat in turn and checking the invariants after
+every step, with scores, the determinizer, reseeding and the JSON round trip mid-game; it prints ``ok``.
 
 Every batch runs the serial build of each kernel (``core.kernels.SERIAL_BELOW`` is raised for this
 process): the parallel build is the same Python function compiled with ``prange`` for ``range``, so it
@@ -28,6 +28,16 @@ from wildwest_envs.registry import get_game
 kernels.SERIAL_BELOW = sys.maxsize  # the serial builds only (module docstring)
 
 SMALL_BATCH = 4  # games stepped alongside, as the PettingZoo env steps them
+MIN_GAMES_PER_COUNT, MAX_GAMES_PER_COUNT = 50, 500
+
+
+def games_per_count(name: str, decisions: int) -> int:
+    """Random games per player count that make about ``decisions`` decisions (``tests.conftest``'s measured mean
+    length, here on the checked build), from ``MIN_GAMES_PER_COUNT`` to ``MAX_GAMES_PER_COUNT``."""
+    from tests.conftest import random_game_length
+
+    per_count = int(decisions // random_game_length(name)[0])
+    return min(max(per_count, MIN_GAMES_PER_COUNT), MAX_GAMES_PER_COUNT)
 
 
 def random_games(name: str, per_count: int) -> None:
@@ -77,7 +87,7 @@ def mutations(name: str, n: int) -> dict:
 if __name__ == "__main__":
     what, game_name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if what == "random":
-        random_games(game_name, count)
+        random_games(game_name, games_per_count(game_name, count))
         print("ok")
     else:
         print(json.dumps(mutations(game_name, count)))

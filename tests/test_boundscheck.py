@@ -6,7 +6,7 @@ games of every registered game at every player count, with the invariants checke
 after every step. An out-of-range index then raises ``IndexError`` instead of
 silently corrupting memory. Long games play fewer games (about the same number of
 decisions per player count, ``DECISIONS_PER_COUNT``), never fewer than
-``MIN_GAMES_PER_COUNT``. The serial build of every kernel runs on live games (a big batch
+``tests._boundscheck_runs.MIN_GAMES_PER_COUNT``. The serial build of every kernel runs on live games (a big batch
 and a batch of 4, as the PettingZoo env uses them; the parallel build indexes the same arrays
 the same way, ``tests._boundscheck_runs``), every seat is observed in turn, and the determinizer, reseeding, scores and the JSON round trip
 run mid-game.
@@ -33,10 +33,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GAME_NAMES, random_game_length
+from tests.conftest import GAME_NAMES
 
 DECISIONS_PER_COUNT = 50_000  # random decisions per player count (Colt Express: 500 games)
-MIN_GAMES_PER_COUNT, MAX_GAMES_PER_COUNT = 50, 500
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDSCHECK_CACHE = Path(os.environ.get("WILDWEST_BOUNDSCHECK_CACHE",
                                         Path(tempfile.gettempdir()) / "wildwest_envs_numba_boundscheck"))
@@ -55,17 +54,14 @@ def run_bounds_checked(args: list[str], timeout: int = 1500, threads: int | None
                           cwd=ROOT)
 
 
-def _random_games_args(name: str) -> list[str]:
-    per_count = int(DECISIONS_PER_COUNT // random_game_length(name)[0])
-    per_count = min(max(per_count, MIN_GAMES_PER_COUNT), MAX_GAMES_PER_COUNT)
-    return ["random", name, str(per_count)]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_random_games_with_numba_bounds_checking(name):
-    """Every kernel compiled with bounds checks plays random games at every player count without an index error."""
-    result = run_bounds_checked(_random_games_args(name), threads=1)  # the other worker runs meanwhile
+    """Every kernel compiled with bounds checks plays random games at every player count without an index error.
+
+    The process sizes its games from the game's measured length (``tests._boundscheck_runs.games_per_count``),
+    on its checked build: measured here, it would compile the unchecked kernels in this worker too."""
+    result = run_bounds_checked(["random", name, str(DECISIONS_PER_COUNT)], threads=1)  # the other worker runs
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("ok")
 

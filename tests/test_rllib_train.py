@@ -1,7 +1,8 @@
 """RLlib PPO (training.rllib_train) for real, with Ray started locally by the tests: tiny batches, one iteration.
 
-* one training iteration on every registered game, sampling in the driver (0 env runners)
-  and in one remote env runner;
+* one training iteration on every registered game, sampling in the driver (0 env runners), and on Rail in one
+  remote env runner (a process that builds the game from its name; each such runner takes about 20 s to start,
+  so one game here, and the first game with two remote runners in the cluster test);
 * frozen opponents (a MaskablePPO checkpoint, an earlier RLlib run) play their seats and are never trained;
 * the command line end to end: progress, checkpoints, the evaluation table, ``rllib:<run>`` agents.
 
@@ -53,8 +54,10 @@ def train_once(args: Args) -> tuple[dict, object]:
     return algo.train(), algo
 
 
-@pytest.mark.parametrize("num_env_runners", [0, 1])
-@pytest.mark.parametrize("name", GAME_NAMES)
+REMOTE_RUNNER_GAME = GAME_NAMES[-1]  # Rail, built from its map in the runner; the cluster test's game is the first
+
+
+@pytest.mark.parametrize("name, num_env_runners", [(name, 0) for name in GAME_NAMES] + [(REMOTE_RUNNER_GAME, 1)])
 def test_one_training_iteration_on_every_game(local_ray, name, num_env_runners):
     """Samples of the batched env runner(s) reach the learner, which updates the shared module."""
     args = Args(game=name, players=players_for(name), num_env_runners=num_env_runners, **TINY)
