@@ -43,6 +43,15 @@ def test_a_full_buffer_counts_past_its_end():
     assert logged["n_events"][0] == 2 and logged["events"][0, 0, 0] == 1  # the second event did not fit
 
 
+def test_a_buffer_from_a_later_event_keeps_that_event_and_the_next():
+    """``events_from``: the rows start at that event (a step run again for the events its first buffer missed)."""
+    logged = to_logged(np.zeros(1, TOY), 1, events_from=1)
+    logged["num_players"] = 3
+    _toy_step(logged)
+    assert logged["n_events"][0] == 2 and TOY_KINDS.decode(logged["events"][0], 3) == [
+        Event("secret", {"card": 41}, (1,))]
+
+
 def test_kind_tables_are_checked():
     with pytest.raises(ValueError, match="distinct"):
         EventKinds(EventKind(1, "a"), EventKind(1, "b"))
@@ -50,7 +59,7 @@ def test_kind_tables_are_checked():
         EventKind(3, "c", ("p", "q", "r", "s", "t"))
     with pytest.raises(ValueError, match="unknown event code 9"):
         TOY_KINDS.decode(np.array([[9, -1, 0, 0, 0, 0]], np.int32), 2)
-    assert logged_dtype(TOY, 8).names[:2] == ("n_events", "events")
+    assert logged_dtype(TOY, 8).names[:3] == ("n_events", "events_from", "events")
 
 
 def _play_with_events(game, seed: int, steps: int):

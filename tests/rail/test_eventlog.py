@@ -520,7 +520,7 @@ def test_a_logged_record_keeps_the_game_fields_in_order():
     """The buffer goes in front; the game's fields keep their order and relative offsets, which the kernels'
     prefetches by field assume (``rules.prefetch_header``: the generator, then the options, then the flow)."""
     plain, logged = GAME.state_dtype, logged_dtype(GAME.state_dtype)
-    assert logged.names[:2] == ("n_events", "events") and logged.names[2:] == plain.names
+    assert logged.names[:3] == ("n_events", "events_from", "events") and logged.names[3:] == plain.names
     shift = logged.fields["rng"][1]
     assert all(logged.fields[name][1] - shift == plain.fields[name][1] for name in plain.names)
     assert logged.itemsize - shift == plain.itemsize
@@ -698,10 +698,11 @@ def test_a_step_of_more_than_256_events_is_run_again_with_room():
     assert [e.data["place"] for e in events if e.kind == "final_standing"] == [0, 0, 0]  # §8: all share the win
 
 
-def test_only_the_games_that_overflow_are_run_again_with_one_large_buffer(monkeypatch):
-    """In a batch, the game whose step overflows the first buffer is run again alone with the overflow buffer
-    (one more record type to compile, whatever the step's length); the others keep their first run. Events,
-    records and next masks equal those of each game stepped on its own and of the plain step."""
+def test_only_the_game_that_overflows_is_run_again_for_its_later_events(monkeypatch):
+    """In a batch, the game whose step writes more events than the buffer holds is run again alone, from the same
+    record, for the next rows of events (``events_from``), with a buffer of the same size (no other record type
+    to compile); the others are run once. Events, records and next masks equal those of each game stepped on its
+    own and of the plain step."""
     long = GAME.init(5, num_players=3, build_rounds=1, max_races=60)
     for action in (BASE + OFF_CHOOSE_START, END_TURN) * 2 + (BASE + OFF_CHOOSE_START,):
         GAME.step(long, [action])  # as in the test above: the third END_TURN runs the whole operation phase
@@ -714,12 +715,14 @@ def test_only_the_games_that_overflow_are_run_again_with_one_large_buffer(monkey
     GAME.step(plain, actions)
     buffers = []
     to_logged = eventlog.to_logged
-    monkeypatch.setattr(eventlog, "to_logged", lambda s, capacity: buffers.append((len(s), capacity))
-                        or to_logged(s, capacity))
+    monkeypatch.setattr(eventlog, "to_logged", lambda s, capacity, events_from=0: buffers.append(
+        (len(s), capacity, events_from)) or to_logged(s, capacity, events_from))
     masks = np.zeros((3, GAME.n_actions), dtype=np.int8)
     events = GAME.step_logged(states, actions, masks)
-    assert buffers == [(3, eventlog.DEFAULT_CAPACITY), (1, eventlog.OVERFLOW_CAPACITY)]
-    assert len(events[1]) > eventlog.DEFAULT_CAPACITY and events == alone and events[0] == events[2]
+    cap = eventlog.DEFAULT_CAPACITY
+    assert len(events[1]) > 3 * cap  # 844 events: the first run and three more, for rows 256.., 512.., 768..
+    assert buffers == [(3, cap, 0), (1, cap, cap), (1, cap, 2 * cap), (1, cap, 3 * cap)]
+    assert events == alone and events[0] == events[2]
     assert states.tobytes() == plain.tobytes()
     assert (masks == GAME.legal_mask(plain)).all()
 

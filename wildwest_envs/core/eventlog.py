@@ -7,10 +7,12 @@ placing, a phase change) calls, inside the kernels::
 
 ``emit`` costs nothing in play: on the game's own record type it compiles to
 nothing. Only a *logged* record (``logged_dtype``: the same fields after an
-event buffer, ``n_events`` and ``events``) makes numba compile the kernels once
+event buffer, ``n_events``, ``events_from`` and ``events``) makes numba compile the kernels once
 more with the writes in, the first time events are asked for
 (``Game.step_with_events``, or the AEC env's ``events=True``). So the rules
-stay one code path, with no buffer argument threaded through them.
+stay one code path, with no buffer argument threaded through them. The buffer has
+one size (``DEFAULT_CAPACITY`` rows), so that build is the only one: a step that
+writes more is run again for its later rows (``Game.step_logged``).
 
 Each game declares its kinds once (``EventKinds``: a code, a name, the names of
 up to four integer arguments, the spec section; ``declare`` reads them from a
@@ -31,8 +33,7 @@ from numba.extending import overload
 
 EVENT_WIDTH = 6  # kind, seen, a, b, c, d
 EVERYONE = -1  # every bit: every seat may see it
-DEFAULT_CAPACITY = 256  # events a step may write before Game.step_with_events retries with a larger buffer
-OVERFLOW_CAPACITY = 16384  # that larger buffer (Game.step_logged): one more build of the kernels, whatever the step
+DEFAULT_CAPACITY = 256  # rows of a logged record's buffer; a step that writes more is run again (Game.step_logged)
 N_ARGS = EVENT_WIDTH - 2
 
 
@@ -47,15 +48,16 @@ def emit(state, kind, seen, a, b, c, d):
 
 def _append(state, kind, seen, a, b, c, d):
     n = state["n_events"]
-    if n < state["events"].shape[0]:
-        row = state["events"][n]
+    i = n - state["events_from"]
+    if 0 <= i < state["events"].shape[0]:
+        row = state["events"][i]
         row[0] = kind
         row[1] = seen
         row[2] = a
         row[3] = b
         row[4] = c
         row[5] = d
-    state["n_events"] = n + 1  # counted past the end: the caller sees the overflow and retries
+    state["n_events"] = n + 1  # counted past the end: the caller sees the overflow and runs the step again
 
 
 @overload(emit, inline="always")
@@ -82,9 +84,12 @@ def seat_bit(seat: int) -> int:
 
 @lru_cache(maxsize=64)
 def logged_dtype(dtype: np.dtype, capacity: int = DEFAULT_CAPACITY) -> np.dtype:
-    """``dtype`` with an event buffer of ``capacity`` rows in front (module docstring)."""
+    """``dtype`` with an event buffer in front (module docstring): ``n_events``, the events the step wrote (counted
+    past the buffer's end too), ``events_from``, the index of the first event the buffer keeps (0 unless a step
+    that overflowed is run again for its later events), and ``events``, ``capacity`` rows."""
     fields = [(name, dtype.fields[name][0]) for name in dtype.names]
-    return np.dtype([("n_events", np.int32), ("events", np.int32, (capacity, EVENT_WIDTH)), *fields])
+    return np.dtype([("n_events", np.int32), ("events_from", np.int32), ("events", np.int32, (capacity, EVENT_WIDTH)),
+                     *fields])
 
 
 @dataclass(frozen=True)
@@ -165,9 +170,10 @@ def cash_changes(events, num_players: int, money: dict) -> list[int]:
     return change
 
 
-def to_logged(states: np.ndarray, capacity: int) -> np.ndarray:
-    """A copy of ``states`` as logged records with an empty buffer."""
+def to_logged(states: np.ndarray, capacity: int, events_from: int = 0) -> np.ndarray:
+    """A copy of ``states`` as logged records with an empty buffer that keeps the events from ``events_from`` on."""
     logged = np.zeros(states.shape, dtype=logged_dtype(states.dtype, capacity))
+    logged["events_from"] = events_from
     for name in states.dtype.names:
         logged[name] = states[name]
     return logged

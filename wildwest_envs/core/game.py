@@ -309,31 +309,27 @@ class Game:
     def step_logged(self, states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> list:
         """``step_checked_chance`` on logged copies of ``states`` (``core.eventlog``): the events of each game.
 
-        The games whose step writes more events than the buffer holds (``DEFAULT_CAPACITY``) are run again, from
-        the same records, with a buffer of ``OVERFLOW_CAPACITY`` events (or the next power of two that holds
-        them): each size is a record type of its own that the kernels compile for, so a long step costs one more
-        build, not one per doubling, and only the games that overflowed get the large buffer.
+        A game whose step writes more events than the buffer holds (``DEFAULT_CAPACITY``) is run again from the
+        same record, on a copy, for the next rows (``events_from``), until every event is read: the buffer keeps
+        one size, so the kernels compile for one logged record type whatever a step's length (a record type per
+        buffer size would compile the game's kernels again, about 40 s for Rail's). The records and ``masks`` are
+        those of the first run.
         """
-        events: list = [None] * len(states)
-        todo, capacity = np.arange(len(states)), eventlog.DEFAULT_CAPACITY
-        while len(todo):
-            part = states[todo]
-            part_masks = masks[todo] if len(masks) else masks
-            trial = eventlog.to_logged(part, capacity)
-            self.step_checked_chance(trial, actions[todo], part_masks)
-            written = trial["n_events"]
-            fits = written <= capacity
-            for i in np.flatnonzero(fits):
-                b = todo[i]
-                events[b] = self.event_kinds.decode(trial["events"][i, :written[i]], int(states["num_players"][b]))
-            finished_part = part[fits]
-            eventlog.from_logged(trial[fits], finished_part)
-            states[todo[fits]] = finished_part
-            if len(masks):
-                masks[todo[fits]] = part_masks[fits]
-            capacity = max(eventlog.OVERFLOW_CAPACITY, 1 << (int(written.max()) - 1).bit_length())
-            todo = todo[~fits]
-        return events
+        capacity = eventlog.DEFAULT_CAPACITY
+        trial = eventlog.to_logged(states, capacity)
+        self.step_checked_chance(trial, actions, masks)
+        written = trial["n_events"].astype(np.int64)
+        rows = [[trial["events"][b, :min(written[b], capacity)]] for b in range(len(states))]
+        start = capacity
+        while (later := np.flatnonzero(written > start)).size:
+            again = eventlog.to_logged(states[later], capacity, events_from=start)
+            self.step_checked_chance(again, actions[later], NO_MASKS)
+            for i, b in enumerate(later):
+                rows[b].append(again["events"][i, :min(written[b] - start, capacity)])
+            start += capacity
+        eventlog.from_logged(trial, states)
+        return [self.event_kinds.decode(np.concatenate(rows[b]), int(states["num_players"][b]))
+                for b in range(len(states))]
 
     def step_checked_chance(self, states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
         """``step_kernel``, undone with a ``ValueError`` if a game drew past a script that had to last
