@@ -13,7 +13,7 @@ from wildwest_envs.agents import registry as agent_registry
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.human import HumanAgent
 from wildwest_envs.agents.registry import make_agent
-from wildwest_envs.training.report import plot_learning_curve
+from wildwest_envs.training.report import plot_learning_curve, wrap_label
 from wildwest_envs.training.stats import head_to_head, openskill_ratings, summarize, wilson_interval
 from wildwest_envs.training.tournament import GameResult, evaluate_against, focal_schedule, play_matches, seat_ranks, \
     seat_schedule, tournament
@@ -330,3 +330,16 @@ def test_focal_cli_puts_the_first_agent_in_one_seat(tmp_path):
     assert "heuristic against random, random" in text
     assert "| heuristic | 12 |" in text
     assert (tmp_path / "focal.md").exists() and (tmp_path / "focal.png").exists()
+
+
+def test_long_agent_names_break_after_a_separator_in_plot_labels():
+    """An axis label of a long agent spec breaks after ``:`` (not inside ``200``); a path after ``/``; a name
+    without separators every 18 characters; a short name is left whole. No character is lost."""
+    assert wrap_label("heuristic") == "heuristic"
+    assert wrap_label("mcts+pretrained:200") == "mcts+pretrained:\n200"
+    path = "runs/colt_express_v0_3p_seed1/model.zip"
+    assert wrap_label(path) == "runs/colt_express_\nv0_3p_seed1/\nmodel.zip"
+    assert wrap_label("x" * 40).split("\n") == ["x" * 18, "x" * 18, "x" * 4]
+    for name in ("mcts+pretrained:200", path, "x" * 40):
+        lines = wrap_label(name).split("\n")
+        assert "".join(lines) == name and all(len(line) <= 18 for line in lines)

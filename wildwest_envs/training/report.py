@@ -83,7 +83,7 @@ def plot_results(stats: list[AgentStats], num_players: int, path: str | Path, ti
     """Save a bar plot of win rates with 95% intervals and of ratings (μ−3σ, μ ± 3σ) to ``path``."""
     from matplotlib.figure import Figure
 
-    labels = [_wrap(s.name) for s in stats]
+    labels = [wrap_label(s.name) for s in stats]
     x = np.arange(len(stats))
     rates, errors = win_rate_bars(stats)
     fig = Figure(figsize=(4 + 1.6 * len(stats), 4.5))
@@ -103,9 +103,18 @@ def plot_results(stats: list[AgentStats], num_players: int, path: str | Path, ti
     return save_figure(fig, path, title)
 
 
-def _wrap(name: str, width: int = 18) -> str:
-    """A long agent name (a checkpoint path) split over lines for an axis label."""
-    return "\n".join(name[i:i + width] for i in range(0, len(name), width))
+LABEL_BREAKS = ":+/_-"  # an axis label breaks after one of these where it can (``mcts+pretrained:`` / ``200``)
+
+
+def wrap_label(name: str, width: int = 18) -> str:
+    """A long agent name (an agent spec, a checkpoint path) split over lines of at most ``width`` characters for an
+    axis label: after the last of ``LABEL_BREAKS`` in a line, or at ``width`` where a line has none."""
+    lines = []
+    while len(name) > width:
+        cut = max((i + 1 for i, char in enumerate(name[:width]) if char in LABEL_BREAKS), default=width)
+        lines.append(name[:cut])
+        name = name[cut:]
+    return "\n".join([*lines, name])
 
 
 def write_report(out: str | Path, markdown: str, results: list[GameResult], names: list[str], num_players: int,
