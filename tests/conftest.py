@@ -6,14 +6,6 @@ the serial one and is the same Python function with ``prange`` for ``range``. Th
 every batch on the serial builds (``WILDWEST_SERIAL_BELOW``, set before ``wildwest_envs`` is imported, so
 that the subprocesses of the command-line and benchmark tests inherit it), and the tests that compare the
 two builds ask for them with the ``parallel_builds`` fixture.
-
-**Kernels optimized less, in a cache of their own.** Unless ``NUMBA_OPT`` or ``NUMBA_CACHE_DIR`` is set already,
-the suite compiles at LLVM optimization level 1 (``NUMBA_OPT=1``; numba's default is 3) into its own numba cache
-folder (``TEST_NUMBA_CACHE``): the same Python source, typed and lowered the same way, so the same behaviour, with
-less of LLVM's optimizing in every compilation (about a sixth of a game's test time, which is mostly compiling;
-the kernels then run a little slower, which the suite hardly notices). The folder is the suite's only: numba's
-cache files do not record the optimization level, and the library's own runs, at level 3, must not load these.
-The speed of the level-3 builds is measured in ``benchmarks/``, and the soak plays them.
 """
 
 from __future__ import annotations
@@ -21,15 +13,8 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import tempfile
-from pathlib import Path
 
 os.environ["WILDWEST_SERIAL_BELOW"] = str(sys.maxsize)  # before wildwest_envs is imported (module docstring)
-TEST_NUMBA_CACHE = Path(tempfile.gettempdir()) / "wildwest_envs_numba_tests_opt1"
-if "NUMBA_OPT" not in os.environ and "NUMBA_CACHE_DIR" not in os.environ:  # (module docstring)
-    os.environ["NUMBA_OPT"], os.environ["NUMBA_CACHE_DIR"] = "1", str(TEST_NUMBA_CACHE)
-    if "numba" in sys.modules:  # a plugin imported it first: read the settings again
-        sys.modules["numba"].core.config.reload_config()
 
 import numpy as np
 import pytest
