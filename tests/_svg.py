@@ -8,6 +8,8 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from wildwest_envs.registry import get_game
+
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -49,11 +51,10 @@ def assert_batch_of_one_draws_as_its_record(draw, states) -> None:
 
 def foreign_record(game_name: str) -> np.void:
     """An empty record of another game (its dtype only: no kernel of that game is compiled for it)."""
-    from wildwest_envs.registry import get_game
     return np.zeros(1, dtype=get_game(game_name).state_dtype)[0]
 
 
-def assert_bad_arguments_refused(draw, record, num_players: int, two_records, foreign_record,
+def assert_bad_arguments_refused(draw, record, num_players: int, two_records, other_game_record,
                                  wrong_seat_types=("0", True, 1.0)) -> None:
     """``draw`` refuses a seat out of range and a batch of two records (``ValueError``), a seat of a wrong type
     and a record of another game (``TypeError``)."""
@@ -66,4 +67,4 @@ def assert_bad_arguments_refused(draw, record, num_players: int, two_records, fo
     with pytest.raises(ValueError):
         draw(two_records)
     with pytest.raises(TypeError):
-        draw(foreign_record)
+        draw(other_game_record)
