@@ -1,10 +1,11 @@
-"""The declared field ranges of ``core.fields``: what they accept, what they refuse and how they say it."""
+"""The declared facts of ``core.fields``: field ranges (what they accept, what they refuse and how they say it)
+and empty values (the record every deal starts from)."""
 
 import numpy as np
 import pytest
 
-from wildwest_envs.core.fields import (INT32_MAX, LAST_SEAT, PRESENT_SEATS, Bound, field_bound, first,
-                                       range_errors)
+from wildwest_envs.core.fields import (INT32_MAX, LAST_SEAT, PRESENT_SEATS, Bound, empty_record, field_bound,
+                                       first, range_errors)
 from wildwest_envs.registry import GAMES, get_game
 
 DTYPE = np.dtype([("num_players", np.int8), ("current", np.int8), ("pile_size", np.int8),
@@ -76,3 +77,37 @@ def test_every_declared_field_exists_and_fresh_games_pass(name):
         states = game.init_batch(4, seed=n, num_players=n)
         for one in states:
             assert range_errors(one, module.FIELD_RANGES) == [], (name, n)
+
+
+def test_the_empty_record_holds_the_declared_values_and_zeros_elsewhere():
+    """Each declared empty value broadcasts to its field (a scalar over an array, an array entry by entry); every
+    field not declared is 0."""
+    empty = empty_record(DTYPE, {"current": -1, "pile_owner": -1, "deck": np.arange(5)})
+    assert empty.shape == (1,) and empty.dtype == DTYPE
+    assert empty["current"][0] == -1 and (empty["pile_owner"][0] == -1).all()
+    assert (empty["deck"][0] == np.tile(np.arange(5), (3, 1))).all()
+    for name in ("num_players", "pile_size", "hand", "deck_size"):
+        assert not empty[name].any(), name
+
+
+def test_an_empty_value_for_a_field_the_record_lacks_is_refused():
+    """A misspelt field in a game's ``EMPTY_VALUES`` fails when the table is built, naming it."""
+    with pytest.raises(ValueError, match=r"\['decks'\]"):
+        empty_record(DTYPE, {"current": -1, "decks": -1})
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_deal_sets_every_field_whatever_the_array_held(name):
+    """The ``init`` kernel copies the game's empty record over each record first (``core.engine``), so a record
+    reused by an auto-reset, holding random bytes, is dealt byte for byte as a zeroed one, at every player
+    count."""
+    game = get_game(name)
+    for n in range(game.min_players, game.max_players + 1):
+        seeds = np.arange(4, dtype=np.uint64) + np.uint64(n)
+        vector = game.options.kernel_vector(game.parse_options(num_players=n))
+        clean = np.zeros(4, dtype=game.state_dtype)
+        dirty = np.frombuffer(np.random.default_rng(n).bytes(4 * game.state_bytes), dtype=game.state_dtype).copy()
+        for states in (clean, dirty):
+            game.init_kernel(states, seeds, vector)
+        assert clean.tobytes() == dirty.tobytes(), (name, n)
+        assert clean.tobytes() == game.init(seeds, num_players=n).tobytes(), (name, n)

@@ -11,7 +11,7 @@ from numba import njit, prange
 from numba.core.errors import TypingError
 
 from wildwest_envs.core.kernels import lowest_bit
-from wildwest_envs.rail.intrinsics import borrowed, prefetch
+from wildwest_envs.rail.intrinsics import borrowed, prefetch, prefetch_field
 from wildwest_envs.core.rng import _mix_py
 from wildwest_envs.core.sampling import sample_legal
 
@@ -80,6 +80,34 @@ def test_prefetch_rejects_what_is_not_a_1d_array_and_an_index():
         njit(lambda a: prefetch(a, 0))(np.zeros((2, 2)))
     with pytest.raises(TypingError):
         njit(lambda a: prefetch(a, 0.5))(np.zeros(2))
+
+
+RECORD = np.dtype([("small", np.int8), ("table", np.int16, (300,)), ("last", np.uint64)])
+
+
+@njit
+def _sum_with_field_prefetch(records: np.ndarray) -> int:
+    total = 0
+    for i in range(records.shape[0]):
+        prefetch_field(records[min(i + 1, records.shape[0] - 1)], "last")  # a field 600 bytes into the record
+        prefetch_field(records[i], "small")
+        total += records[i]["last"]
+    return total
+
+
+def test_prefetch_field_changes_no_result_compiled_or_in_plain_python():
+    """A field named by a string constant, wherever the dtype puts it; a no-op in plain Python."""
+    records = np.zeros(9, dtype=RECORD)
+    records["last"] = np.arange(9)
+    assert _sum_with_field_prefetch(records) == _sum_with_field_prefetch.py_func(records) == 36
+    assert prefetch_field(records[0], "last") is None
+
+
+def test_prefetch_field_rejects_a_name_that_is_not_a_constant_or_not_a_record():
+    with pytest.raises(TypingError):
+        njit(lambda r, name: prefetch_field(r[0], name))(np.zeros(2, dtype=RECORD), "last")
+    with pytest.raises(TypingError):
+        njit(lambda a: prefetch_field(a, "last"))(np.zeros(2))
 
 
 def _reference_sample(mask: np.ndarray, rng: int) -> tuple[int, int]:

@@ -67,11 +67,12 @@ def scripted_game(dice: list[int], seed: int = 0, game=GAME, **options) -> np.nd
     start-player roll-off happens in ``init``, before ``Game.script`` could reach it."""
     from wildwest_envs.rail import rules
     from wildwest_envs.rail.options import kernel_options
+    from wildwest_envs.rail.state import empty_state
     options.setdefault("num_players", 3)
     maps = game.rail_map.kernel_tables
     states = np.zeros(1, dtype=game.state_dtype)
-    rules.init(states, np.array([seed], dtype=np.uint64), kernel_options(game.parse_options(**options),
-                                                                         game.rail_map), maps)
+    vector = kernel_options(game.parse_options(**options), game.rail_map)
+    rules.init(states, np.array([seed], dtype=np.uint64), vector, empty_state(game.rail_map), maps)
     force(states, dice, game)
     rules.step(states, np.array([rules.START], dtype=np.int64), maps)
     return states

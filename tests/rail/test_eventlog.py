@@ -21,7 +21,7 @@ import pytest
 from tests._events import env_with_events_and_plain, step_beside_twin, step_both
 from wildwest_envs import rail_v0
 from wildwest_envs.core import chance, eventlog
-from wildwest_envs.core.eventlog import logged_dtype
+from wildwest_envs.core.eventlog import DEFAULT_CAPACITY, logged_dtype
 from wildwest_envs.core.kernels import NO_MASKS
 from wildwest_envs.rail import eventlog as rail_eventlog
 from wildwest_envs.rail import game as rail_game
@@ -37,6 +37,7 @@ from wildwest_envs.rail.eventlog import (END_LAST_RACE, END_RACE_CAP, END_TARGET
 from wildwest_envs.rail.maps import (FE_A, FE_B, FE_BUILD, HX_CITY, HX_COL, HX_ROW, M_RACE_TABLE, ST_A, ST_B,
                                      ST_COST, axial_from_offset)
 from wildwest_envs.rail.routes import build_graph, edge_pips, find_route, new_work
+from wildwest_envs.rail.state import empty_state
 from wildwest_envs.registry import get_game
 
 GAME = get_game("rail_v0")
@@ -517,8 +518,8 @@ def test_the_docstring_table_is_the_kind_table():
 
 
 def test_a_logged_record_keeps_the_game_fields_in_order():
-    """The buffer goes in front; the game's fields keep their order and relative offsets, which the kernels'
-    prefetches by field assume (``rules.prefetch_header``: the generator, then the options, then the flow)."""
+    """The buffer goes in front; the game's fields keep their order and relative offsets, so that a kernel's
+    reads and prefetches (``rules.prefetch_header``) touch the same lines of both records."""
     plain, logged = GAME.state_dtype, logged_dtype(GAME.state_dtype)
     assert logged.names[:3] == ("n_events", "events_from", "events") and logged.names[3:] == plain.names
     shift = logged.fields["rng"][1]
@@ -566,10 +567,10 @@ def _logged_init(outcomes, seed: int = 3, **options) -> tuple[np.ndarray, np.nda
     vector = GAME.options.kernel_vector(GAME.parse_options(**options))
     vector[OPT_DISTINCT_DIRS] = START_RULES[RMAP.start_rule]
     values = chance.encode_script(GAME.chance_kinds, outcomes, GAME.name)
-    records = []
-    for dtype in (logged_dtype(GAME.state_dtype), GAME.state_dtype):
-        states = np.zeros(1, dtype)
-        rail_game._INIT(states, np.array([seed], np.uint64), vector, RMAP.kernel_tables)
+    records, plain = [], empty_state(RMAP)
+    for empty in (eventlog.to_logged(plain, DEFAULT_CAPACITY), plain):
+        states = np.zeros(1, empty.dtype)
+        rail_game._INIT(states, np.array([seed], np.uint64), vector, empty, RMAP.kernel_tables)
         chance.write_script(states, values, "random", GAME.name)
         rail_game._STEP(states, np.array([rules.START]), NO_MASKS, RMAP.kernel_tables)
         records.append(states)

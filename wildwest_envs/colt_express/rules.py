@@ -82,7 +82,7 @@ from .planning import apply_bullets, apply_keep, apply_plan, asked_bullets, deal
     planning_seat, return_hands, turn_icon
 from .scoring import score_seats, tiebreak_seats
 from .setup import setup_game
-from .state import NOBODY
+from .state import EMPTY_RECORD, NOBODY
 
 # phases of the flow (§4.1)
 (_PH_WAIT, _PH_ROUND_START, _PH_BULLETS, _PH_PLAN, _PH_KEEP, _PH_CARD, _PH_CARD_DONE, _PH_PUNCH_LOOT,
@@ -153,7 +153,7 @@ def step_one(state: np.void, action: int) -> None:
 
 # ---- public batch kernels (core.engine: loops over the per-record kernels) -------------------------------------
 init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
-    __name__, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§3, §4.2",
+    __name__, EMPTY_RECORD, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§3, §4.2",
     legal_mask="§11.3", step_and_mask="§4-§9", scores="score (§9)",
     tiebreak="minus the bullet cards received, §9.4")
 

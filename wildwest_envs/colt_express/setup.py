@@ -1,7 +1,8 @@
 """Setup of one game record (spec §3, §10.3, §11.5).
 
-``setup_game`` sets every field of the record, then the caller advances it to
-the first decision. Random draws happen in exactly the order of §3.5 / §11.5,
+``setup_game`` sets up a record that holds the empty values (``state.EMPTY_VALUES``,
+copied over it by the ``init`` kernel, ``core.engine``), then the caller advances
+it to the first decision. Random draws happen in exactly the order of §3.5 / §11.5,
 each skipped when its option is given:
 
 1. characters: one shuffle of the six character ids, the first B are dealt to
@@ -28,68 +29,13 @@ from numba import njit
 from ..core.engine import start_record
 from ..core.rng import draw_below, shuffle_prefix
 from .cards import shuffle_deck
-from .data import (BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_NONE, IN,
-                   LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL, MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE,
-                   MAX_PLAYERS, MOVE, N_CARD_KINDS_HELD, N_CARRIAGE_TYPES, N_CHARACTERS, N_KINDS, N_LOCATIONS,
-                   N_NEUTRAL_BULLETS, N_PURSES, N_ROUNDS, PURSE_IN_BOX, PURSE_ON_BANDIT, PURSE_VALUES, RANDOM,
-                   ROB, SMALL_GROUP_CARDS, STATION_CARDS)
+from .data import (BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, IN, LARGE_GROUP_CARDS,
+                   LOCOMOTIVE_TYPE, MARSHAL, MAX_PILE, MOVE, N_CARRIAGE_TYPES, N_CHARACTERS, N_KINDS, N_PURSES,
+                   N_ROUNDS, PURSE_ON_BANDIT, PURSE_VALUES, RANDOM, ROB, SMALL_GROUP_CARDS, STATION_CARDS)
 from .state import NOBODY
 
 N_GROUP_CARDS = 7  # round cards of one player-count group (§2.6)
 N_DEALT_ROUND_CARDS = 4  # round cards drawn from the group (§3.1 step 8)
-
-
-@njit(cache=True)
-def _clear_record(state: np.void) -> None:
-    """Set every field of the game's own to its empty value (no setup yet; ``start_record`` sets the others)."""
-    state["marshal_car"] = 0
-    state["neutral_supply"] = N_NEUTRAL_BULLETS
-    state["supply_removed"] = False
-    state["second_strongbox_placed"] = False
-    state["round"] = 0
-    state["turn"] = 0
-    state["turn_position"] = 0
-    state["play_in_turn"] = 0
-    state["pile_size"] = 0
-    state["resolving"] = NOBODY
-    state["decision"] = DEC_NONE
-    state["acting_bandit"] = NOBODY
-    state["victim"] = NOBODY
-    state["cursor"] = 0
-    for c in range(MAX_CARS):
-        state["car_type"][c] = NOBODY
-    for b in range(MAX_BANDITS):
-        state["character"][b] = NOBODY
-        state["bandit_car"][b] = 0
-        state["bandit_level"][b] = IN
-        state["bullets_left"][b] = 0
-        state["bullets_received"][b] = 0
-        state["jewels_held"][b] = 0
-        state["strongboxes_held"][b] = 0
-        state["ransoms"][b] = 0
-    for loc in range(N_LOCATIONS):
-        state["floor_jewels"][loc] = 0
-        state["floor_strongboxes"][loc] = 0
-    for i in range(N_PURSES):
-        state["purse_value"][i] = PURSE_VALUES[i]
-        state["purse_location"][i] = PURSE_IN_BOX
-    for r in range(N_ROUNDS):
-        state["round_deck"][r] = NOBODY
-    for s in range(MAX_PLAYERS):
-        state["purse_known"][s] = 0
-        state["deck_size"][s] = 0
-        state["known_bullets_on_top"][s] = 0
-        for k in range(N_CARD_KINDS_HELD):
-            state["hand"][s, k] = 0
-            state["discard"][s, k] = 0
-        for j in range(MAX_DECK):
-            state["deck"][s, j] = NOBODY
-    for k in range(N_CARD_KINDS_HELD):
-        state["keep_aside"][k] = 0
-    for i in range(MAX_PILE):
-        state["pile_owner"][i] = NOBODY
-        state["pile_card"][i] = NOBODY
-        state["pile_down"][i] = 0
 
 
 @njit(cache=True)
@@ -166,7 +112,6 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, 
     ``start_player`` >= 0 replaces the drawn first player; the draw is still made, so the rest of the deal
     is the seed's either way."""
     start_record(state, seed, num_players, max_decisions)
-    _clear_record(state)
     two = num_players == 2
     state["bandits_per_seat"] = 2 if two else 1
     state["n_bandits"] = 4 if two else num_players

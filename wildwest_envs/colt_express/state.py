@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.fields import empty_record
 from ..core.rng import RNG_FIELDS
-from .data import (MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE, MAX_PLAYERS, N_CARD_KINDS_HELD,
-                   N_LOCATIONS, N_PURSES, N_ROUNDS)
+from .data import (DEC_NONE, IN, MAX_BANDITS, MAX_CARS, MAX_DECK, MAX_PILE, MAX_PLAYERS, N_CARD_KINDS_HELD,
+                   N_LOCATIONS, N_NEUTRAL_BULLETS, N_PURSES, N_ROUNDS, PURSE_IN_BOX, PURSE_VALUES)
 
 NOBODY = -1  # no seat / no bandit / no card
 
@@ -86,6 +87,16 @@ STATE_DTYPE = np.dtype(RNG_FIELDS + [
     ("cursor", np.int8),                              # progress through the seats (BULLETS, KEEP) or bandits (PICKPOCKET)
     ("done", np.bool_),                               # the game is over (§9)
 ])
+
+# The fields whose empty value is not 0 (core.fields): no car, character, card or pile entry yet; the full neutral
+# supply; every purse in the box with its printed value (setup shuffles the values of the non-starting ones, §3)
+EMPTY_VALUES = {
+    "car_type": NOBODY, "character": NOBODY, "bandit_level": IN, "neutral_supply": N_NEUTRAL_BULLETS,
+    "purse_value": PURSE_VALUES, "purse_location": PURSE_IN_BOX, "round_deck": NOBODY, "deck": NOBODY,
+    "pile_owner": NOBODY, "pile_card": NOBODY, "resolving": NOBODY, "decision": DEC_NONE, "current": NOBODY,
+    "acting_bandit": NOBODY, "victim": NOBODY,
+}
+EMPTY_RECORD = empty_record(STATE_DTYPE, EMPTY_VALUES)
 
 
 def new_states(batch_size: int) -> np.ndarray:

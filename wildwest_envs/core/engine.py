@@ -15,7 +15,10 @@ A game whose rules are written per record (``init_one``, ``legal_mask_one``, ``s
     scores(states, out)            # int32 (B, max players): the final score per seat, 0 for absent seats
     tiebreak(states, out)          # int32 (B, max players): the tie-break key per seat, higher is better
 
-``init``, ``legal_mask`` and ``step_and_mask`` run ``init_one``, ``legal_mask_one`` and ``step_one`` (then
+``init`` first copies the game's empty record (``core.fields.empty_record``: every field at its declared empty
+value) over each record, so ``init_one`` sets up a clean record whatever the array held before (auto-reset reuses
+records) and sets only what a deal decides. ``init``, ``legal_mask`` and ``step_and_mask`` run ``init_one``,
+``legal_mask_one`` and ``step_one`` (then
 ``legal_mask_one`` unless ``masks`` is ``NO_MASKS``) on every record in parallel (``numba.prange``); ``step``
 is plain Python; ``scores`` and ``tiebreak`` loop serially (a few adds per record). ``Game`` runs the serial build
 of ``init`` for every batch (``core.kernels.serial``: a deal is rare next to the steps). The per-record kernels are
@@ -28,7 +31,7 @@ the qualified name and keys them by the template's bytecode, so every game keeps
 process loads them (a closure over the per-record kernels would not cache: numba keys a closure by its pickled
 cells, and a pickled dispatcher differs from process to process). The cache is checked against this file only,
 like any kernel whose helpers live in another file (docs/guides/developing.md, "Debugging"): clear it after
-changing a game's per-record kernels.
+changing a game's per-record kernels or its empty values (compiled into ``init`` as a constant).
 """
 
 from __future__ import annotations
@@ -77,12 +80,13 @@ def mark(out: np.ndarray, a: int) -> None:
         out[a] = 1
 
 
-# The templates: their globals init_one ... tiebreak_seats are the game's (``batch_kernels``), and each
+# The templates: their globals empty_record, init_one ... tiebreak_seats are the game's (``batch_kernels``), and each
 # docstring's {spec} is what the game's kernel implements.
 def _init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray) -> None:
     """Set up every record and advance it to its first decision ({spec}).
     ``options``: the int64 vector that ``options.OPTIONS`` lays out."""
     for b in prange(states.shape[0]):
+        states[b] = empty_record[0]  # noqa: F821
         init_one(states[b], seeds[b], options)  # noqa: F821
 
 
@@ -150,12 +154,14 @@ def _inlined(kernel):
     return njit(inline="always")(getattr(kernel, "py_func", kernel))
 
 
-def batch_kernels(module: str, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, *, init: str,
-                  legal_mask: str, step_and_mask: str, scores: str, tiebreak: str) -> BatchKernels:
+def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_one, step_one, score_seats,
+                  tiebreak_seats, *, init: str, legal_mask: str, step_and_mask: str, scores: str,
+                  tiebreak: str) -> BatchKernels:
     """The batch kernels of the game whose rules module is ``module`` (its ``__name__``).
 
     Args:
         module: the rules module's name; the kernels report it as their ``__module__``.
+        empty_record: the game's record with every field empty (``core.fields.empty_record``), an array of one.
         init_one, legal_mask_one, step_one, score_seats, tiebreak_seats: the game's numba per-record kernels
             ``init_one(state, seed, options)``, ``legal_mask_one(state, out_row)``, ``step_one(state, action)``,
             ``score_seats(state, out_row)``, ``tiebreak_seats(state, out_row)``.
@@ -166,9 +172,9 @@ def batch_kernels(module: str, init_one, legal_mask_one, step_one, score_seats, 
         ``init``, ``legal_mask`` and ``step_and_mask`` compiled ``cache=True, parallel=True``, ``scores`` and
         ``tiebreak`` compiled ``cache=True``, and ``step``, ``step_and_mask`` without masks.
     """
-    bound = {"__builtins__": __builtins__, "prange": prange, "init_one": _inlined(init_one),
-             "legal_mask_one": _inlined(legal_mask_one), "step_one": _inlined(step_one), "score_seats": score_seats,
-             "tiebreak_seats": tiebreak_seats}
+    bound = {"__builtins__": __builtins__, "prange": prange, "empty_record": empty_record,
+             "init_one": _inlined(init_one), "legal_mask_one": _inlined(legal_mask_one),
+             "step_one": _inlined(step_one), "score_seats": score_seats, "tiebreak_seats": tiebreak_seats}
 
     def build(template, spec: str, parallel: bool):
         return njit(cache=True, parallel=parallel)(_game_copy(template, bound, module, spec))

@@ -1,4 +1,5 @@
-"""Declared ranges of a game's record fields: the range check of a loaded state, written once.
+"""Declared facts of a game's record fields: their ranges (the range check of a loaded state, written once)
+and their empty values (the record a new game starts from).
 
 Numba kernels do not check bounds, so a record loaded from a file or built by
 hand must prove every field a kernel uses as an index or a loop bound in range
@@ -24,6 +25,17 @@ message per field out of range, naming the first bad entry::
 
 What a range cannot say (a set of allowed values, a field that must match the
 player count) stays with the game's own checks, next to its table.
+
+Each game also declares the empty value of every field that is not 0 (no seat,
+no card, a full supply) in its ``state`` module::
+
+    EMPTY_VALUES = {"character": NOBODY, "neutral_supply": N_NEUTRAL_BULLETS, "purse_value": PURSE_VALUES}
+
+``empty_record(STATE_DTYPE, EMPTY_VALUES)`` is the record with those values
+(each broadcast to its field) and 0 everywhere else. A game's ``init`` kernel
+copies it over every record before setting the game up (``core.engine``), so
+a deal never depends on what the array held before, and no game writes its
+record clearing by hand.
 """
 
 from __future__ import annotations
@@ -78,6 +90,22 @@ def first(count_field: str) -> Entries:
     """The first ``record[count_field]`` entries along a field's last axis (a count per row if it is an array)."""
     return Entries(lambda record, shape: np.arange(shape[-1]) < np.asarray(record[count_field])[..., None],
                    (count_field,))
+
+
+def empty_record(dtype: np.dtype, empty_values: dict) -> np.ndarray:
+    """The record of ``dtype`` whose fields hold their declared empty values (module docstring), as an array of
+    one record: ``empty_values[name]``, broadcast to the field, for each field named there, 0 for the others.
+
+    Raises:
+        ValueError: ``empty_values`` names a field that ``dtype`` does not have.
+    """
+    unknown = sorted(set(empty_values) - set(dtype.names))
+    if unknown:
+        raise ValueError(f"empty values for fields the record does not have: {unknown}")
+    record = np.zeros(1, dtype=dtype)
+    for name, value in empty_values.items():
+        record[name][0] = value
+    return record
 
 
 def range_errors(record, ranges: dict) -> list[str]:

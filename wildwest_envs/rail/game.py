@@ -21,7 +21,7 @@ from .data import DEFAULT_MAP, MAX_PLAYERS, MIN_PLAYERS, OPT_DISTINCT_DIRS, STAR
 from .eventlog import EVENT_KINDS
 from .maps import RailMap, load_map
 from .options import make_options
-from .state import state_dtype
+from .state import empty_state, state_dtype
 
 SCORE_SCALE = 100.0  # reward_mode="score": balance / 100
 # chance in play (§11.3): dice (the start roll-off, build and race dice), and uniform_int(m), the draw that
@@ -54,11 +54,12 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
     offsets = observation.field_offsets(layout)
     render_ansi = render.make_text_renderer(rail_map)
     dtype = state_dtype(rail_map)
+    empty = empty_state(rail_map)
 
     def init_kernel(states: np.ndarray, seeds: np.ndarray, vector: np.ndarray) -> None:
         vector = vector.copy()
         vector[OPT_DISTINCT_DIRS] = start_rule  # the map's start rule travels with the options
-        _INIT(states, seeds, vector, mp)
+        _INIT(states, seeds, vector, empty, mp)
         _STEP(states, np.full(len(states), rules.START, dtype=np.int64), NO_MASKS, mp)
 
     def legal_mask_kernel(states: np.ndarray, out: np.ndarray) -> None:

@@ -3,7 +3,8 @@
 Public kernels (batch loops over records; ``maps`` is the map's ``kernel_tables``, and the helpers of one
 record take its record ``mp = maps[0]``, the map's ``tables``)::
 
-    init(states, seeds, options, maps)    # options: int64 vector laid out by data.OPT_*; then
+    init(states, seeds, options, empty, maps)  # options: int64 vector laid out by data.OPT_*, empty: the map's
+                                          # empty record (state.empty_state); then
     step(states, START, maps)             # START (-1) for every game: play up to the first decision
     legal_mask(states, out, maps)         # int8 (B, A); all zeros for finished games (§11.2)
     step(states, actions, maps)           # int64 (B,); finished games are skipped
@@ -53,7 +54,7 @@ from numba import njit, prange
 from ..core.engine import mark, start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_MASKS, finished
-from .intrinsics import borrowed, prefetch
+from .intrinsics import borrowed, prefetch, prefetch_field
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
 from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_GAME_OVER,
@@ -81,9 +82,11 @@ START = -1  # the pseudo-action that plays a record set up by ``init`` to its fi
 
 # ---- public batch kernels ------------------------------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, maps: np.ndarray) -> None:
-    """Set up every record (§5); ``step`` with ``START`` then advances it to its first decision."""
+def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, empty: np.ndarray, maps: np.ndarray) -> None:
+    """Set up every record (§5) from ``empty``, the map's empty record (``state.empty_state``), whatever the array
+    held before; ``step`` with ``START`` then advances it to its first decision."""
     for b in prange(states.shape[0]):
+        states[b] = empty[0]
         init_one(states[b], seeds[b], options, maps[0])
 
 
@@ -124,11 +127,11 @@ def step(states: np.ndarray, actions: np.ndarray, maps: np.ndarray) -> None:
 @njit(cache=True)
 def prefetch_header(state) -> None:
     """Start loading the lines of a record's header (generator, options, flow, players), which
-    ``prefetch_record`` reads one iteration later. Changes nothing."""
-    prefetch(state["forced"], 0)  # the generator
-    prefetch(state["forced"], state["forced"].shape[0] - 1)  # the options
-    prefetch(state["balance"], 0)  # the flow and the players
-    prefetch(state["start_city"], 0)
+    ``prefetch_record`` reads one iteration later, each by the name of a field on it. Changes nothing."""
+    prefetch_field(state, "rng")  # the generator
+    prefetch_field(state, "num_players")  # the options
+    prefetch_field(state, "balance")  # the flow and the players
+    prefetch_field(state, "start_city")
 
 
 @njit(cache=True)
@@ -181,18 +184,10 @@ def tiebreak(states: np.ndarray, out: np.ndarray) -> None:
 # ---- public per-record kernels -------------------------------------------------------------------------------
 @njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)
 def init_one(state, seed: np.uint64, options: np.ndarray, mp) -> None:  # noqa: ARG001 (mp: same signature)
-    """Set up one record: options and empty fields (``START`` rolls for the start player and plays on, §5)."""
+    """Set up one record holding the empty values: its options (``START`` rolls for the start player and plays on,
+    §5)."""
     start_record(state, seed, options[OPT_NUM_PLAYERS], options[OPT_MAX_DECISIONS])
     _set_options(state, options, mp)
-    state["start_city"][:] = -1
-    state["first_dir"][:] = -1
-    state["partner"] = -1
-    state["race_start"] = -1
-    state["race_goal"] = -1
-    state["race_country"] = -1
-    state["entry_slot"][:] = -1
-    state["last_place"][:] = -1
-    state["ferry_owner"][:] = -1
 
 
 @njit(cache=True, inline="always")  # inlined into the batch loops (core.engine._inlined)

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.fields import empty_record
 from ..core.rng import rng_fields
 from .data import MAX_PLAYERS, MAX_PRIZES, N_SLOTS
 from .maps import MAX_CITIES, MAX_FERRIES, RailMap, n_words
@@ -151,6 +152,20 @@ def state_dtype(rail_map: RailMap) -> np.dtype:
         ("last_fees", np.int16, (MAX_PLAYERS,)),        # net travel fees received (+) or paid (-) in the last race
         ("last_rounds", np.int16),                      # dice rounds of the last race
     ])
+
+
+# The fields whose empty value is not 0 (core.fields): no seat to decide, no start city or first direction, no
+# partner, race, entry or last place, no ferry built
+EMPTY_VALUES = {
+    "current": -1, "partner": -1, "start_city": -1, "first_dir": -1, "ferry_owner": -1, "race_start": -1,
+    "race_goal": -1, "race_country": -1, "entry_slot": -1, "last_place": -1,
+}
+
+
+def empty_state(rail_map: RailMap) -> np.ndarray:
+    """The record of a game on ``rail_map`` with every field empty (``core.fields.empty_record``), an array of
+    one: ``rules.init`` copies it over every record before setting the game up."""
+    return empty_record(state_dtype(rail_map), EMPTY_VALUES)
 
 
 def new_states(rail_map: RailMap, batch_size: int) -> np.ndarray:

@@ -58,7 +58,7 @@ from .gunfight import (choose_shoot, declared_defender, fix_sides, is_fight_town
 from .pieces import update_frontier
 from .scoring import pay_income, tiebreak_seats, victory_points
 from .setup import clear_pending, place_setup_cowboy, setup_game
-from .state import NO_TOWN, NOBODY
+from .state import EMPTY_RECORD, NO_TOWN, NOBODY
 
 MAX_AUTO_STEPS = 64  # auto_forced applies at most this many single-option decisions per step (a chain is short)
 _FIRST_DECISION = np.zeros(ACT_GUNFIGHT + 1, dtype=np.int64)  # the first sub-decision of each action ACT_* (§8)
@@ -114,8 +114,8 @@ def _auto_play(state: np.void) -> None:
 
 # ---- public batch kernels (core.engine: loops over the per-record kernels) -------------------------------------
 init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
-    __name__, init_one, legal_mask_one, step_one, victory_points, tiebreak_seats, init="the first setup placement, §4",
-    legal_mask="§13.2", step_and_mask="§4-§11", scores="victory points (§11)",
+    __name__, EMPTY_RECORD, init_one, legal_mask_one, step_one, victory_points, tiebreak_seats,
+    init="the first setup placement, §4", legal_mask="§13.2", step_and_mask="§4-§11", scores="victory points (§11)",
     tiebreak="cash x 100 + B&T counters on board, §11.4")
 
 

@@ -16,8 +16,8 @@ from numba import njit
 from ..core.engine import start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
-from .data import (DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_BOXES, N_BT, N_CATTLE, N_COWBOYS, N_PER_BT_TYPE,
-                   N_TOWNS, N_WANTED, PHASE_SETUP, SIDE_NONE, START_COWBOYS, START_MONEY)
+from .data import (DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_BT, N_CATTLE, N_COWBOYS, N_PER_BT_TYPE,
+                   PHASE_SETUP, SIDE_NONE, START_COWBOYS, START_MONEY)
 from .eventlog import EV_SETUP_COWBOY
 from .state import NO_BOX, NO_TARGET, NO_TOWN, NOBODY, STEP_ATTACKER
 
@@ -25,15 +25,14 @@ from .state import NO_BOX, NO_TARGET, NO_TOWN, NOBODY, STEP_ATTACKER
 @njit(cache=True)
 def setup_game(state: np.void, seed: np.uint64, num_players: int, num_rounds: int, start_player: int,
                dice: np.ndarray, auto_forced: bool, max_decisions: int) -> None:
-    """Components, money, start player and turn order of a fresh game (§4 steps 1-3, 5)."""
+    """Components, money, start player and turn order of a fresh game (§4 steps 1-3, 5), on a record that holds
+    the empty values (``state.EMPTY_VALUES``, copied over it by the ``init`` kernel, ``core.engine``)."""
     n = np.int64(num_players)
     start_record(state, np.uint64(seed), n, max_decisions)
     state["num_rounds"] = num_rounds
     state["auto_forced"] = auto_forced
     state["round"] = 1
     _deal_components(state, n)
-    _clear_board(state)
-    _clear_round(state)
     first = np.int64(start_player) if start_player >= 0 else draw_below(state, n)  # §4 step 2 (chance)
     state["start_player"] = first
     for i in range(MAX_PLAYERS):
@@ -49,54 +48,14 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, num_rounds: in
 
 @njit(cache=True)
 def _deal_components(state: np.void, n: int) -> None:
-    """Each seat takes 9 cowboys, 9 cattle, 3 of each B&T type, a farmer and its starting money (§4 step 1)."""
-    for p in range(MAX_PLAYERS):
-        present = p < n
-        state["cash"][p] = START_MONEY[n] if present else 0
-        state["cowboy_supply"][p] = N_COWBOYS if present else 0
-        state["cattle_supply"][p] = N_CATTLE if present else 0
+    """Each seat takes 9 cowboys, 9 cattle, 3 of each B&T type, a farmer and its starting money (§4 step 1; the
+    board is empty, ``state.EMPTY_VALUES``: no piece on it, only San Antonia open for cattle, §4 step 5)."""
+    for p in range(n):
+        state["cash"][p] = START_MONEY[n]
+        state["cowboy_supply"][p] = N_COWBOYS
+        state["cattle_supply"][p] = N_CATTLE
         for k in range(N_BT):
-            state["bt_supply"][p, k] = N_PER_BT_TYPE if present else 0
-            state["bt_removed"][p, k] = 0
-        state["farmer_used"][p] = 0
-        state["wanted"][p] = 0
-    state["wanted_supply"] = N_WANTED
-    state["farmers_removed"] = 0
-    state["bank_in"] = 0
-    state["bank_out"] = 0
-
-
-@njit(cache=True)
-def _clear_board(state: np.void) -> None:
-    """An empty board: no counters, no farmers, only San Antonia open for cattle (§4 step 5)."""
-    for t in range(N_TOWNS):
-        for p in range(MAX_PLAYERS):
-            state["cowboys"][t, p] = 0
-            state["cattle"][t, p] = 0
-        for k in range(N_BT):
-            state["bt_owner"][t, k] = NOBODY
-        state["farmers"][t] = 0
-    state["frontier"] = 0
-
-
-@njit(cache=True)
-def _clear_round(state: np.void) -> None:
-    """Auction, action-phase, pending-action and gunfight fields at their empty values."""
-    for p in range(MAX_PLAYERS):
-        state["bidding_order"][p] = NOBODY
-        state["bid"][p] = 0
-        state["bidding"][p] = 0
-        state["new_order"][p] = NOBODY
-        state["turns_used"][p] = 0
-    state["bidder_index"] = 0
-    state["high_bid"] = 0
-    state["high_bidder"] = NOBODY
-    state["auction_decisions"] = 0
-    state["lap"] = 0
-    state["turn_index"] = 0
-    for b in range(N_BOXES):
-        state["box_user"][b] = NOBODY
-    clear_pending(state)
+            state["bt_supply"][p, k] = N_PER_BT_TYPE
 
 
 @njit(cache=True)

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.fields import empty_record
 from ..core.rng import rng_fields
-from .data import MAX_PLAYERS, N_BOXES, N_BT, N_DIE_QUEUE, N_TOWNS
+from .data import MAX_PLAYERS, N_BOXES, N_BT, N_DIE_QUEUE, N_TOWNS, N_WANTED, SIDE_NONE
 
 NOBODY = -1  # no seat / no owner / nothing chosen
 NO_TOWN = -1
@@ -107,6 +108,17 @@ STATE_DTYPE = np.dtype(rng_fields(N_DIE_QUEUE) + [  # ``forced``: the 64-entry d
     ("retreat_left", np.int8),                    # retreating cowboys still to place, 0..3
     ("retreat_used", np.int8),                    # bit t: town t already received a retreating cowboy
 ])
+
+# The fields whose empty value is not 0 (core.fields): no building owner, bidder, box user or turn order yet, the
+# full Wanted supply, no action in progress (``setup.clear_pending``) and no gunfight
+EMPTY_VALUES = {
+    "current": NOBODY, "turn_order": NOBODY, "bt_owner": NOBODY, "wanted_supply": N_WANTED,
+    "bidding_order": NOBODY, "new_order": NOBODY, "high_bidder": NOBODY, "box_user": NOBODY, "pend_box": NO_BOX,
+    "pend_town1": NO_TOWN, "pend_town2": NO_TOWN, "pend_target": NO_TARGET, "pend_defender": NOBODY,
+    "gf_step": STEP_ATTACKER, "sheriff_side": SIDE_NONE, "gf_attacker": NOBODY, "gf_winner": NOBODY,
+    "retreat_seat": NOBODY,
+}
+EMPTY_RECORD = empty_record(STATE_DTYPE, EMPTY_VALUES)
 
 
 def new_states(batch_size: int) -> np.ndarray:

@@ -87,7 +87,7 @@ from .scoring import score_seats, target_reached, tiebreak_seats
 from .setup import (apply_draft, apply_placement, choose_start_player, clear_procedures, draft_seat, finish_setup,
                     n_placements, placement_seat, setup_game)
 from .sheriffs import off_board_sheriff, place_sheriff, sheriff_space_legal
-from .state import LANDING_DONE, LANDING_NONE, NOBODY, RET_CARD, RET_LANDING, RET_PRE_ROLL
+from .state import EMPTY_RECORD, LANDING_DONE, LANDING_NONE, NOBODY, RET_CARD, RET_LANDING, RET_PRE_ROLL
 from .telegrams import (card_playable, claim_competitions, count_down_competitions, draw_card,
                         holds_personal_card, is_move_card, reveal_drawn, to_bottom)
 
@@ -129,8 +129,8 @@ def step_one(state: np.void, action: int) -> None:
 
 # ---- public batch kernels (core.engine: loops over the per-record kernels) -------------------------------------
 init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
-    __name__, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§5", legal_mask="§17.2",
-    step_and_mask="§6-§14", scores="victory points (§14.1)", tiebreak="cash, §14.3")
+    __name__, EMPTY_RECORD, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§5",
+    legal_mask="§17.2", step_and_mask="§6-§14", scores="victory points (§14.1)", tiebreak="cash, §14.3")
 
 
 # ---- legality: the one place (§17.2) ------------------------------------------------------------------------------

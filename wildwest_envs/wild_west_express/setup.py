@@ -1,6 +1,7 @@
 """Setup of one game record: start player, deck, draft, desperados, trains, money (spec §5, §17.4).
 
-``setup_game`` sets every field; the RNG is used exactly as §17.4 says: one
+``setup_game`` sets up a record that holds the empty values (``state.EMPTY_VALUES``,
+copied over it by the ``init`` kernel, ``core.engine``); the RNG is used exactly as §17.4 says: one
 draw of the start seat, then one Fisher-Yates shuffle of the 52 card ids laid
 out in id order. Then the draft (DRAFT_CITY decisions, snake order) and the
 desperado placement (PLACE_DESPERADO) are asked; ``finish_setup`` gives the
@@ -21,62 +22,15 @@ from numba import njit
 from ..core.engine import start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below, shuffle_prefix
-from .data import (DEC_NONE, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS, N_CITIES,
-                   N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY,
-                   OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE,
-                   OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE,
-                   OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_TWO_PLAYER_EXTRA_DESPERADO,
-                   OPT_VICTORY_TARGET, PHASE_SETUP, START_CARGO, START_CASH, START_DESPERADOS,
-                   START_DESPERADOS_TWO_PLAYER, VICTORY_TARGET)
+from .data import (N_CARDS, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY, OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG,
+                   OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE, OPT_COMPETITION_EXPIRY_ROUNDS,
+                   OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE, OPT_MAX_DECISIONS,
+                   OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_TWO_PLAYER_EXTRA_DESPERADO, OPT_VICTORY_TARGET, START_CARGO,
+                   START_CASH, START_DESPERADOS, START_DESPERADOS_TWO_PLAYER, VICTORY_TARGET)
 from .eventlog import (EV_CARGO_LOADED, EV_CITY_DRAFTED, EV_DESPERADO_PLACED, EV_START_CASH, EV_TRAIN_PLACED,
                        PLACED_SETUP)
-from .pieces import place_train, set_train
+from .pieces import place_train
 from .state import LANDING_NONE, NOBODY
-
-
-@njit(cache=True)
-def _clear_record(state: np.void) -> None:
-    """Every field of the game's own at its empty value (``start_record`` sets the others)."""
-    state["turn_decisions"] = 0
-    state["phase"] = PHASE_SETUP
-    state["decision"] = DEC_NONE
-    state["active"] = NOBODY
-    state["round"] = 0
-    state["turn"] = 0
-    state["capped"] = False
-    for i in range(N_DICE):
-        state["dice"][i] = 0
-    state["setup_step"] = 0
-    state["bank_paid"] = 0
-    for p in range(MAX_PLAYERS):
-        state["start_city"][p, 0] = NOBODY
-        state["start_city"][p, 1] = NOBODY
-        state["cash"][p] = 0
-        state["dynamite_bought"][p] = 0
-        state["hire_used"][p] = 0
-        state["n_desperados"][p] = 0
-        for k in range(MAX_DESPERADOS):
-            state["desp_pos"][p, k] = NO_SPACE
-        for t in range(MAX_TRAINS):
-            set_train(state, p, t, np.int64(0), np.int64(0), np.int64(NO_SPACE))
-    for k in range(N_SHERIFFS):
-        state["sheriff_pos"][k] = NO_SPACE
-    for c in range(N_CITIES):
-        state["city_owner"][c] = NOBODY
-    for s in range(N_SPACES):
-        state["dynamite"][s] = 0
-    state["dynamite_supply"] = DYNAMITE_SUPPLY
-    for k in range(N_CARDS):
-        state["deck"][k] = k
-        state["card_holder"][k] = NOBODY
-        state["card_bound"][k] = NOBODY
-    state["deck_size"] = N_CARDS
-    state["never_drawn"] = N_CARDS
-    for i in range(N_COMPETITION_SLOTS):
-        state["comp_card"][i] = NO_CARD
-        state["comp_countdown"][i] = 0
-    state["drawn_card"] = NO_CARD
-    clear_procedures(state)
 
 
 @njit(cache=True)
@@ -113,7 +67,6 @@ def setup_game(state: np.void, seed: np.uint64, o: np.ndarray) -> None:
     then the draft begins (§5, §17.4)."""
     num_players = o[OPT_NUM_PLAYERS]
     start_record(state, seed, num_players, o[OPT_MAX_DECISIONS])
-    _clear_record(state)
     state["victory_target"] = o[OPT_VICTORY_TARGET] if o[OPT_VICTORY_TARGET] > 0 else VICTORY_TARGET[num_players]
     state["cash_vp_mode"] = o[OPT_CASH_VP_MODE]
     alt_dynamite = o[OPT_ALT_DYNAMITE] != 0

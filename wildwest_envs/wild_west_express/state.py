@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.fields import empty_record
 from ..core.rng import RNG_FIELDS
-from .data import (MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS, N_CARGO, N_CITIES, N_COMPETITION_SLOTS,
-                   N_DICE, N_SHERIFFS, N_SPACES)
+from .data import (CARGO_EMPTY, DEC_NONE, DYNAMITE_SUPPLY, MAX_DESPERADOS, MAX_PLAYERS, MAX_TRAINS, N_CARDS, N_CARGO,
+                   N_CITIES, N_COMPETITION_SLOTS, N_DICE, N_SHERIFFS, N_SPACES, NO_CARD, NO_SPACE, PHASE_SETUP)
 
 NOBODY = -1  # no seat / no train / no desperado / no sheriff / no card
 
@@ -143,6 +144,21 @@ STATE_DTYPE = np.dtype(RNG_FIELDS + [
     ("desp_from", np.int16),                        # the space it came from in this move, NO_SPACE at the start
     ("desp_steps", np.int8),                        # steps left in its move
 ])
+
+# The fields whose empty value is not 0 (core.fields): the setup phase; no start city, piece on the board, city owner,
+# card or cargo; the full dynamite supply; the deck in card order, none drawn (setup shuffles it, §5); no procedure
+# of §17.5 in progress
+EMPTY_VALUES = {
+    "phase": PHASE_SETUP, "decision": DEC_NONE, "current": NOBODY, "active": NOBODY, "start_city": NOBODY,
+    "desp_pos": NO_SPACE, "train_pos": NO_SPACE, "train_from": -1, "train_cargo": CARGO_EMPTY,
+    "train_creditor": NOBODY, "sheriff_pos": NO_SPACE, "city_owner": NOBODY, "dynamite_supply": DYNAMITE_SUPPLY,
+    "deck": np.arange(N_CARDS), "card_holder": NOBODY, "card_bound": NOBODY, "deck_size": N_CARDS,
+    "never_drawn": N_CARDS, "comp_card": NO_CARD, "drawn_card": NO_CARD,
+    "move_train": NOBODY, "move_card": NO_CARD, "landing_step": LANDING_NONE, "landing_space": NO_SPACE,
+    "card_active": NO_CARD, "sel_desperado": NOBODY, "sel_sheriff": NOBODY, "queue_train": NOBODY,
+    "queue_card": NO_CARD, "desp_index": NOBODY, "desp_from": NO_SPACE,
+}
+EMPTY_RECORD = empty_record(STATE_DTYPE, EMPTY_VALUES)
 
 
 def new_states(batch_size: int) -> np.ndarray:
