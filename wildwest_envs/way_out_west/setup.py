@@ -11,15 +11,15 @@ Decisions where the spec is silent:
 from __future__ import annotations
 
 import numpy as np
-from numba import literal_unroll, njit
+from numba import njit
 
 from ..core.engine import start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
-from .data import (DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_BT, N_CATTLE, N_COWBOYS, N_PER_BT_TYPE, PHASE_SETUP,
-                   START_COWBOYS, START_MONEY)
+from .data import (DEC_SETUP_PLACE_COWBOY, MAX_PLAYERS, N_BT, N_CATTLE, N_COWBOYS, N_PER_BT_TYPE,
+                   PHASE_SETUP, SIDE_NONE, START_COWBOYS, START_MONEY)
 from .eventlog import EV_SETUP_COWBOY
-from .state import EMPTY_RECORD, NOBODY, PENDING_FIELDS
+from .state import NO_BOX, NO_TARGET, NO_TOWN, NOBODY, STEP_ATTACKER
 
 
 @njit(cache=True)
@@ -60,10 +60,27 @@ def _deal_components(state: np.void, n: int) -> None:
 
 @njit(cache=True)
 def clear_pending(state: np.void) -> None:
-    """No action in progress: the pending choices and the gunfight context are empty (§13.2): each field of
-    ``state.PENDING_FIELDS`` at its empty value."""
-    for name in literal_unroll(PENDING_FIELDS):
-        state[name] = EMPTY_RECORD[0][name]
+    """No action in progress: the pending choices and the gunfight context are empty (§13.2)."""
+    state["pend_box"] = NO_BOX
+    state["pend_town1"] = NO_TOWN
+    state["pend_town2"] = NO_TOWN
+    state["pend_target"] = NO_TARGET
+    state["pend_defender"] = NOBODY
+    state["gf_active"] = False
+    state["gf_step"] = STEP_ATTACKER
+    state["gf_volley"] = 0
+    state["sheriff_side"] = SIDE_NONE
+    state["a_cow"] = 0
+    state["a_sher"] = 0
+    state["d_cow"] = 0
+    state["d_virt"] = 0
+    state["d_sher"] = 0
+    state["d_farm"] = 0
+    state["gf_attacker"] = NOBODY
+    state["gf_winner"] = NOBODY
+    state["retreat_seat"] = NOBODY
+    state["retreat_left"] = 0
+    state["retreat_used"] = 0
 
 
 @njit(cache=True)

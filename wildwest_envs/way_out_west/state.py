@@ -119,11 +119,6 @@ EMPTY_VALUES = {
     "retreat_seat": NOBODY,
 }
 EMPTY_RECORD = empty_record(STATE_DTYPE, EMPTY_VALUES)
-# The pending choices of an action and the gunfight context (§13.2): ``setup.clear_pending`` puts them back at their
-# empty values when an action ends
-PENDING_FIELDS = ("pend_box", "pend_town1", "pend_town2", "pend_target", "pend_defender", "gf_active", "gf_step",
-                  "gf_volley", "sheriff_side", "a_cow", "a_sher", "d_cow", "d_virt", "d_sher", "d_farm", "gf_attacker",
-                  "gf_winner", "retreat_seat", "retreat_left", "retreat_used")
 
 
 def new_states(batch_size: int) -> np.ndarray:

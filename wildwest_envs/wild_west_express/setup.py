@@ -17,28 +17,48 @@ Decisions where the spec leaves the implementation open:
 from __future__ import annotations
 
 import numpy as np
-from numba import literal_unroll, njit
+from numba import njit
 
 from ..core.engine import start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below, shuffle_prefix
-from .data import (N_CARDS, OPT_ALLOW_HOLD_IN_CITY, OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG, OPT_AUTO_FORCED,
-                   OPT_CAP_SCORING, OPT_CASH_VP_MODE, OPT_COMPETITION_EXPIRY_ROUNDS, OPT_COMPONENT_LIMITS,
-                   OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE, OPT_MAX_DECISIONS, OPT_MAX_ROUNDS, OPT_NUM_PLAYERS,
-                   OPT_TWO_PLAYER_EXTRA_DESPERADO, OPT_VICTORY_TARGET, START_CARGO, START_CASH, START_DESPERADOS,
-                   START_DESPERADOS_TWO_PLAYER, VICTORY_TARGET)
+from .data import (N_CARDS, NO_CARD, NO_SPACE, OPT_ALLOW_HOLD_IN_CITY, OPT_ALT_DYNAMITE, OPT_ALT_EXTRA_GANG,
+                   OPT_AUTO_FORCED, OPT_CAP_SCORING, OPT_CASH_VP_MODE, OPT_COMPETITION_EXPIRY_ROUNDS,
+                   OPT_COMPONENT_LIMITS, OPT_DYNAMITE_PRICE_ALT, OPT_EXTRA_GANG_PRICE, OPT_MAX_DECISIONS,
+                   OPT_MAX_ROUNDS, OPT_NUM_PLAYERS, OPT_TWO_PLAYER_EXTRA_DESPERADO, OPT_VICTORY_TARGET, START_CARGO,
+                   START_CASH, START_DESPERADOS, START_DESPERADOS_TWO_PLAYER, VICTORY_TARGET)
 from .eventlog import (EV_CARGO_LOADED, EV_CITY_DRAFTED, EV_DESPERADO_PLACED, EV_START_CASH, EV_TRAIN_PLACED,
                        PLACED_SETUP)
 from .pieces import place_train
-from .state import EMPTY_RECORD, PROCEDURE_FIELDS
+from .state import LANDING_NONE, NOBODY
 
 
 @njit(cache=True)
 def clear_procedures(state: np.void) -> None:
-    """No move, landing, card, sheriff, queued move or desperado move in progress (§17.5 levels 2-4): each field
-    of ``state.PROCEDURE_FIELDS`` at its empty value."""
-    for name in literal_unroll(PROCEDURE_FIELDS):
-        state[name] = EMPTY_RECORD[0][name]
+    """No move, landing, card, sheriff, queued move or desperado move in progress (§17.5 levels 2-4)."""
+    state["move_active"] = False
+    state["move_train"] = NOBODY
+    state["move_steps"] = 0
+    state["move_first"] = False
+    state["move_dice"] = False
+    state["move_backtrack"] = False
+    state["move_card"] = NO_CARD
+    state["move_return"] = 0
+    state["landing_step"] = LANDING_NONE
+    state["landing_space"] = NO_SPACE
+    state["card_active"] = NO_CARD
+    state["card_left"] = 0
+    state["card_return"] = 0
+    state["sel_desperado"] = NOBODY
+    state["sel_sheriff"] = NOBODY
+    state["sheriff_return"] = 0
+    state["queue_train"] = NOBODY
+    state["queue_steps"] = 0
+    state["queue_backtrack"] = False
+    state["queue_card"] = NO_CARD
+    state["desp_index"] = NOBODY
+    state["desp_from"] = NO_SPACE
+    state["desp_steps"] = 0
 
 
 @njit(cache=True)

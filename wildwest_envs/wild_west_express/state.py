@@ -159,12 +159,6 @@ EMPTY_VALUES = {
     "queue_card": NO_CARD, "desp_index": NOBODY, "desp_from": NO_SPACE,
 }
 EMPTY_RECORD = empty_record(STATE_DTYPE, EMPTY_VALUES)
-# The fields of the procedures of §17.5 levels 2-4 (move, landing, card, sheriff, queued move, desperado move):
-# ``setup.clear_procedures`` puts them back at their empty values when a game ends
-PROCEDURE_FIELDS = ("move_active", "move_train", "move_steps", "move_first", "move_dice", "move_backtrack",
-                    "move_card", "move_return", "landing_step", "landing_space", "card_active", "card_left",
-                    "card_return", "sel_desperado", "sel_sheriff", "sheriff_return", "queue_train", "queue_steps",
-                    "queue_backtrack", "queue_card", "desp_index", "desp_from", "desp_steps")
 
 
 def new_states(batch_size: int) -> np.ndarray:
