@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests._empty_values import assert_clears_to_empty_values
 from tests.way_out_west._helpers import setup_done
 from wildwest_envs.way_out_west.data import (A_TOWN, DEC_AUCTION_BID, DEC_SETUP_PLACE_COWBOY, N_TOWNS,
                                              PHASE_AUCTION, PHASE_SETUP)
@@ -119,3 +120,14 @@ def test_s13_2_auto_forced_applies_single_option_decisions():
             if states is auto:
                 assert len(legal) >= 2
             play(states, int(rng.choice(legal)))
+
+
+def test_s13_2_an_ended_action_clears_its_pending_choices_to_their_declared_empty_values():
+    """§13.2: ``clear_pending`` (when an action ends) empties the pending choices and the gunfight context: each
+    field it writes takes the value ``state.EMPTY_VALUES`` declares, the one a new game starts with."""
+    from wildwest_envs.way_out_west.setup import clear_pending
+    from wildwest_envs.way_out_west.state import EMPTY_RECORD
+
+    changed = assert_clears_to_empty_values(clear_pending, EMPTY_RECORD, at_least=18)
+    assert {"pend_box", "pend_town1", "gf_active", "sheriff_side", "retreat_seat"} <= set(changed)
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests._empty_values import assert_clears_to_empty_values
 from tests.wild_west_express._helpers import setup_played
 from wildwest_envs.wild_west_express.data import (A_SPACE, CARGO_EMPTY, DEC_DRAFT_CITY, DEC_PLACE_DESPERADO,
                                                   DEC_PRE_ROLL, N_CARDS, START_CARGO, START_CASH)
@@ -112,3 +113,15 @@ def test_s17_4_same_seed_same_game_different_seed_different_deal():
     c = setup_played(4, seed=10)
     assert a.tobytes() == b.tobytes()
     assert not np.array_equal(a[0]["deck"], c[0]["deck"])
+
+
+def test_s17_5_a_game_over_clears_every_procedure_to_its_declared_empty_value():
+    """§17.5 levels 2-4: ``clear_procedures`` (at the end of a game) leaves no move, landing, card, sheriff, queued
+    move or desperado move in progress: each field it writes takes the value ``state.EMPTY_VALUES`` declares,
+    the one a new game starts with."""
+    from wildwest_envs.wild_west_express.setup import clear_procedures
+    from wildwest_envs.wild_west_express.state import EMPTY_RECORD
+
+    changed = assert_clears_to_empty_values(clear_procedures, EMPTY_RECORD, at_least=20)
+    assert {"move_active", "landing_step", "card_active", "queue_train", "desp_index"} <= set(changed)
+
