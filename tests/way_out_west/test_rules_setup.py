@@ -130,4 +130,3 @@ def test_s13_2_an_ended_action_clears_its_pending_choices_to_their_declared_empt
 
     changed = assert_clears_to_empty_values(clear_pending, EMPTY_RECORD, at_least=18)
     assert {"pend_box", "pend_town1", "gf_active", "sheriff_side", "retreat_seat"} <= set(changed)
-

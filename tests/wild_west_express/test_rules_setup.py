@@ -124,4 +124,3 @@ def test_s17_5_a_game_over_clears_every_procedure_to_its_declared_empty_value():
 
     changed = assert_clears_to_empty_values(clear_procedures, EMPTY_RECORD, at_least=20)
     assert {"move_active", "landing_step", "card_active", "queue_train", "desp_index"} <= set(changed)
-

@@ -88,8 +88,9 @@ STATE_DTYPE = np.dtype(RNG_FIELDS + [
     ("done", np.bool_),                               # the game is over (§9)
 ])
 
-# The fields whose empty value is not 0 (core.fields): no car, character, card or pile entry yet; the full neutral
-# supply; every purse in the box with its printed value (setup shuffles the values of the non-starting ones, §3)
+# The fields whose empty value is not 0 or is a named code (core.fields): no car, character, card or pile entry yet; the
+# full neutral supply; every purse in the box with its printed value (setup shuffles the values of the non-starting
+# ones, §3)
 EMPTY_VALUES = {
     "car_type": NOBODY, "character": NOBODY, "bandit_level": IN, "neutral_supply": N_NEUTRAL_BULLETS,
     "purse_value": PURSE_VALUES, "purse_location": PURSE_IN_BOX, "round_deck": NOBODY, "deck": NOBODY,

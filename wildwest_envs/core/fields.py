@@ -26,8 +26,9 @@ message per field out of range, naming the first bad entry::
 What a range cannot say (a set of allowed values, a field that must match the
 player count) stays with the game's own checks, next to its table.
 
-Each game also declares the empty value of every field that is not 0 (no seat,
-no card, a full supply) in its ``state`` module::
+Each game also declares the empty value of every field whose empty value is not
+0 or is a named code (no seat, no card, a full supply, the setup phase) in its
+``state`` module::
 
     EMPTY_VALUES = {"character": NOBODY, "neutral_supply": N_NEUTRAL_BULLETS, "purse_value": PURSE_VALUES}
 

@@ -109,8 +109,8 @@ STATE_DTYPE = np.dtype(rng_fields(N_DIE_QUEUE) + [  # ``forced``: the 64-entry d
     ("retreat_used", np.int8),                    # bit t: town t already received a retreating cowboy
 ])
 
-# The fields whose empty value is not 0 (core.fields): no building owner, bidder, box user or turn order yet, the
-# full Wanted supply, no action in progress (``setup.clear_pending``) and no gunfight
+# The fields whose empty value is not 0 or is a named code (core.fields): no building owner, bidder, box user or turn
+# order yet, the full Wanted supply, no action in progress (``setup.clear_pending``) and no gunfight
 EMPTY_VALUES = {
     "current": NOBODY, "turn_order": NOBODY, "bt_owner": NOBODY, "wanted_supply": N_WANTED,
     "bidding_order": NOBODY, "new_order": NOBODY, "high_bidder": NOBODY, "box_user": NOBODY, "pend_box": NO_BOX,

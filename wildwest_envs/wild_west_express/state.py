@@ -145,9 +145,9 @@ STATE_DTYPE = np.dtype(RNG_FIELDS + [
     ("desp_steps", np.int8),                        # steps left in its move
 ])
 
-# The fields whose empty value is not 0 (core.fields): the setup phase; no start city, piece on the board, city owner,
-# card or cargo; the full dynamite supply; the deck in card order, none drawn (setup shuffles it, §5); no procedure
-# of §17.5 in progress
+# The fields whose empty value is not 0 or is a named code (core.fields): the setup phase; no start city, piece on the
+# board, city owner, card or cargo; the full dynamite supply; the deck in card order, none drawn (setup shuffles it,
+# §5); no procedure of §17.5 in progress
 EMPTY_VALUES = {
     "phase": PHASE_SETUP, "decision": DEC_NONE, "current": NOBODY, "active": NOBODY, "start_city": NOBODY,
     "desp_pos": NO_SPACE, "train_pos": NO_SPACE, "train_from": -1, "train_cargo": CARGO_EMPTY,
