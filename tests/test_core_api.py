@@ -218,6 +218,44 @@ def test_the_parallel_builds_compute_what_the_serial_builds_compute(name, parall
     assert compared > 100
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_strided_and_read_only_batches_compile_nothing_more_and_give_the_same_results(name):
+    """A strided view (``states[::2]``) or a read-only batch is another numba type: ``Game`` hands the kernels a
+    C-contiguous writeable copy (``core.checks.kernel_array``), so such a batch compiles no kernel again, gives the
+    results of its contiguous copy, and ``step`` writes the new records into the caller's strided array."""
+    from numba.core import event
+
+    game = get_game(name)
+    states = game.init_batch(6, seed=3)
+    play_random(game, states, 5)
+
+    def results(batch, seats):
+        out = [game.legal_mask(batch), game.observe(batch, seats), game.scores(batch), game.returns(batch, "rank"),
+               game.invariant_violations(batch)]
+        return [x.tobytes() if isinstance(x, np.ndarray) else x for x in out]
+
+    def step_copy(batch, seats):
+        stepped = np.array(batch, copy=True)
+        game.step(stepped, LegalSampler(len(batch), 1)(game.legal_mask(stepped)))
+        return stepped
+
+    contiguous, seats = states[::2].copy(), np.zeros(3, dtype=np.int64)
+    expected = results(contiguous, seats), step_copy(contiguous, seats).tobytes()
+    read_only, read_only_seats = contiguous.copy(), seats.copy()
+    read_only.flags.writeable = read_only_seats.flags.writeable = False
+    compiled = []
+    with event.install_recorder("numba:compile") as recorder:
+        assert results(states[::2], read_only_seats) == expected[0]
+        assert results(read_only, np.broadcast_to(seats, 3)) == expected[0]
+        strided = np.array(states, copy=True)
+        sampled = LegalSampler(3, 1)(game.legal_mask(strided[::2]))
+        sampled.flags.writeable = False
+        game.step(strided[::2], sampled, check=False)
+        compiled = [e for e in recorder.buffer if e[1].kind == "numba:compile"]
+    assert strided[::2].tobytes() == expected[1] and strided[1::2].tobytes() == states[1::2].tobytes()
+    assert compiled == []
+
+
 # ---- JSON -------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_json_round_trip_then_identical_future(name):

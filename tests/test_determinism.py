@@ -109,6 +109,26 @@ def big_batch_traces(request):
     return request.param, results
 
 
+def test_game_seeds_are_the_game_seed_of_each_game_whatever_the_seed_and_offset():
+    """``game_seeds`` (on a uint64 array at once) gives ``game_seed(seed, offset + i)`` bit for bit, for run
+    seeds that wrap (negative, 2**64 - 1, larger) and offsets near 2**64, without an overflow warning."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    seeds = [0, 1, -1, 2**63, 2**64 - 1, 2**70 + 3, np.int64(-5), np.uint64(7), *rng.integers(0, 2**63, 20).tolist()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for seed in seeds:
+            for offset in (0, 1, 12_345, 2**64 - 3):
+                n = int(rng.integers(0, 9))
+                expected = np.array([game_seed(seed, offset + i) & (2**64 - 1) for i in range(n)], dtype=np.uint64)
+                got = game_seeds(seed, n, offset)
+                assert got.dtype == np.uint64 and got.tobytes() == expected.tobytes(), (seed, offset, n)
+    for bad in (1.5, True, "3"):
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            game_seeds(bad, 2)
+
+
 def test_trajectory_does_not_depend_on_the_number_of_threads(big_batch_traces):
     """An 8192-game batch plays the same games on 1 thread and on every thread."""
     _, results = big_batch_traces

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from wildwest_envs.colt_express import rules
 from wildwest_envs.colt_express.data import CARRIAGE_JEWELS, IN, N_PURSES, OPT_EXPERT, PURSE_ON_BANDIT
 from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.positions import position
 from wildwest_envs.colt_express.state import STATE_DTYPE
+from wildwest_envs.registry import get_game
+
+_INIT = get_game("colt_express_v0").init_kernel  # the serial deal build the library runs (core.kernels.serial)
 
 LOCOMOTIVE = (0, "in")  # where ``stealin`` puts the train's loot (the marshal's car unless a test moves him)
 # carriage types front to back: 11 purses in cars 1-4 (ids B..B+10 in play), 2 jewels; more with 5-6 players
@@ -58,5 +60,5 @@ def kernel_init(num_players: int, seed: int, expert: bool, **options) -> np.ndar
     vector = kernel_options(parse_options(num_players=num_players, **options))
     vector[OPT_EXPERT] = expert
     states = np.zeros(1, dtype=STATE_DTYPE)
-    rules.init(states, np.array([seed], dtype=np.uint64), vector)
+    _INIT(states, np.array([seed], dtype=np.uint64), vector)
     return states

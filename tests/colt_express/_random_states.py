@@ -17,6 +17,9 @@ from wildwest_envs.colt_express.data import N_ACTIONS
 from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import STATE_DTYPE
 from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.registry import get_game
+
+_INIT = get_game("colt_express_v0").init_kernel  # the serial deal the library runs (core.kernels.serial)
 
 # every player count, both rule sets where allowed (2 players are always expert, §3.3)
 CONFIGS = [(2, True), (3, False), (3, True), (4, False), (4, True), (5, False), (5, True), (6, False), (6, True)]
@@ -26,8 +29,7 @@ CONFIG_IDS = [f"{n}p-{'expert' if e else 'standard'}" for n, e in CONFIGS]
 def new_games(num_players: int, expert: bool, n_games: int, seed: int) -> np.ndarray:
     """Freshly initialised games with random characters and carriages (§3.5)."""
     states = np.zeros(n_games, dtype=STATE_DTYPE)
-    rules.init(states, game_seeds(seed, n_games), kernel_options(parse_options(num_players=num_players,
-                                                                               expert=expert)))
+    _INIT(states, game_seeds(seed, n_games), kernel_options(parse_options(num_players=num_players, expert=expert)))
     return states
 
 

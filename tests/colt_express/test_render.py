@@ -256,7 +256,7 @@ def _random_play(n: int, seed: int, expert: bool, check) -> None:
     from wildwest_envs.colt_express import rules
 
     states = np.zeros(1, STATE_DTYPE)
-    rules.init(states, np.array([seed], np.uint64), kernel_options(parse_options(num_players=n, expert=expert)))
+    GAME.init_kernel(states, np.array([seed], np.uint64), kernel_options(parse_options(num_players=n, expert=expert)))
     rng = np.random.default_rng(seed)
     mask = np.zeros((1, D.N_ACTIONS), np.int8)
     while not states[0]["done"] and states[0]["n_decisions"] < states[0]["max_decisions"]:

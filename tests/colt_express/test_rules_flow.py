@@ -18,6 +18,9 @@ from wildwest_envs.colt_express.data import (A_CAR, A_DRAW, DEC_MOVE_DEST, DEC_N
 from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.positions import legal_actions, place, play, position
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
+from wildwest_envs.registry import get_game
+
+_INIT = get_game("colt_express_v0").init_kernel  # the serial deal the library runs (core.kernels.serial)
 
 N_RANDOM_GAMES = 2000
 
@@ -75,14 +78,14 @@ def test_s3_init_sets_every_field_of_a_reused_record():
     clean = np.zeros(4, dtype=STATE_DTYPE)
     dirty = np.frombuffer(np.random.default_rng(0).bytes(4 * STATE_DTYPE.itemsize), dtype=STATE_DTYPE).copy()
     for states in (clean, dirty):
-        rules.init(states, seeds, kernel_options(parse_options(num_players=4, expert=True)))
+        _INIT(states, seeds, kernel_options(parse_options(num_players=4, expert=True)))
     assert clean.tobytes() == dirty.tobytes()
 
 
 def _random_games(n: int, expert: bool, n_games: int, seed: int, auto_resolve: bool = True) -> np.ndarray:
     states = np.zeros(n_games, dtype=STATE_DTYPE)
-    rules.init(states, np.arange(n_games, dtype=np.uint64) + np.uint64(seed << 32),
-               kernel_options(parse_options(num_players=n, expert=expert, auto_forced=auto_resolve)))
+    _INIT(states, np.arange(n_games, dtype=np.uint64) + np.uint64(seed << 32),
+          kernel_options(parse_options(num_players=n, expert=expert, auto_forced=auto_resolve)))
     masks = np.zeros((n_games, N_ACTIONS), dtype=np.int8)
     rng = np.random.default_rng(seed)
     for _ in range(MAX_DECISIONS):

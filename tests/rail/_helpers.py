@@ -4,6 +4,8 @@ start-player roll-off, and a flood fill used as a control. Positions are built w
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from wildwest_envs.rail.data import DEFAULT_MAP, OFF_CHOOSE_START, OFF_END_TURN, OFF_RACE_DECLINE, OFF_RACE_ENTER
@@ -62,6 +64,14 @@ def linked_by_owned_steps(state, mp, start: int) -> set[int]:
     return linked
 
 
+@lru_cache(maxsize=1)
+def _serial_init():
+    """Rail's deal as the library runs it: the serial build (``core.kernels.serial``), whatever the batch."""
+    from wildwest_envs.core.kernels import serial
+    from wildwest_envs.rail import rules
+    return serial(rules.init)
+
+
 def scripted_game(dice: list[int], seed: int = 0, game=GAME, **options) -> np.ndarray:
     """A fresh game whose first chance outcomes (start-player rolls, first build roll, ...) are ``dice``: the
     start-player roll-off happens in ``init``, before ``Game.script`` could reach it."""
@@ -72,7 +82,7 @@ def scripted_game(dice: list[int], seed: int = 0, game=GAME, **options) -> np.nd
     maps = game.rail_map.kernel_tables
     states = np.zeros(1, dtype=game.state_dtype)
     vector = kernel_options(game.parse_options(**options), game.rail_map)
-    rules.init(states, np.array([seed], dtype=np.uint64), vector, empty_state(game.rail_map), maps)
+    _serial_init()(states, np.array([seed], dtype=np.uint64), vector, empty_state(game.rail_map), maps)
     force(states, dice, game)
     rules.step(states, np.array([rules.START], dtype=np.int64), maps)
     return states

@@ -28,6 +28,9 @@ from wildwest_envs.wild_west_express.data import (CARD_CLASS, CLASS_PERSONAL, DE
                                                   N_ACTIONS, NO_CARD)
 from wildwest_envs.wild_west_express.options import kernel_options, parse_options
 from wildwest_envs.wild_west_express.state import NOBODY, STATE_DTYPE
+from wildwest_envs.registry import get_game
+
+_INIT = get_game("wild_west_express_v0").init_kernel  # the serial deal the library runs (core.kernels.serial)
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 EVERY = 25  # keep every 25th ordinary snapshot
@@ -37,8 +40,7 @@ GAMES_PER_CONFIG = 2
 def new_games(num_players: int, n_games: int, seed: int, **options) -> np.ndarray:
     """Freshly initialised games."""
     states = np.zeros(n_games, dtype=STATE_DTYPE)
-    rules.init(states, game_seeds(seed, n_games), kernel_options(parse_options(num_players=num_players,
-                                                                                  **options)))
+    _INIT(states, game_seeds(seed, n_games), kernel_options(parse_options(num_players=num_players, **options)))
     return states
 
 

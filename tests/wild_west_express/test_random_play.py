@@ -10,6 +10,9 @@ from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import DYNAMITE_SUPPLY, N_ACTIONS, N_CARDS
 from wildwest_envs.wild_west_express.options import kernel_options, parse_options
 from wildwest_envs.wild_west_express.state import STATE_DTYPE
+from wildwest_envs.registry import get_game
+
+_INIT = get_game("wild_west_express_v0").init_kernel  # the serial deal the library runs (core.kernels.serial)
 
 N_GAMES = 32  # per player count; the generic tests/test_random_play_invariants.py plays 3,000 default games over every player count
 
@@ -34,7 +37,7 @@ def test_random_games_end_with_non_empty_masks_and_conserved_pieces(n, options):
 
 def _play_random(n: int, options: dict, games: int) -> None:
     states = np.zeros(games, dtype=STATE_DTYPE)
-    rules.init(states, game_seeds(100 + n, games), kernel_options(parse_options(num_players=n, **options)))
+    _INIT(states, game_seeds(100 + n, games), kernel_options(parse_options(num_players=n, **options)))
     masks = np.zeros((games, N_ACTIONS), dtype=np.int8)
     rng = np.random.default_rng(n)
     for _ in range(20_000):

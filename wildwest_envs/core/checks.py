@@ -55,7 +55,20 @@ def check_seats(name: str, states: np.ndarray, seats, what: str) -> np.ndarray:
     if np.any(raw < 0) or np.any(raw >= states["num_players"]):
         raise ValueError(f"{name}: {what} {raw.tolist()} out of range for num_players "
                          f"{states['num_players'].tolist()}")
-    return np.ascontiguousarray(raw, dtype=np.int64)
+    return np.array(raw, dtype=np.int64)  # a writeable copy: one numba type for every caller (``kernel_array``)
+
+
+def kernel_array(array: np.ndarray) -> np.ndarray:
+    """``array`` (records, actions) as the kernels take every argument: C-contiguous and writeable, copied if
+    it is not.
+
+    numba compiles a kernel once per argument type, and an array's layout and read-only flag are part of its
+    type: a strided view (``states[::2]``) or a read-only batch would compile the game's kernels once more, for
+    seconds, where a copy costs microseconds. ``Game.step`` writes a copy of its records back into the
+    caller's array."""
+    if array.flags.c_contiguous and array.flags.writeable:
+        return array
+    return np.array(array, order="C", copy=True)
 
 
 def check_out(name: str, out, shape: tuple, dtype) -> None:

@@ -217,8 +217,9 @@ def resampler(module: str, resample_one, dtype: np.dtype):
             generator is reseeded.
         """
         out = np.array(states, dtype=dtype, copy=True).reshape(-1)
-        seats = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(out),)))
-        seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(out),)))
+        # writeable copies: a read-only broadcast is another numba type, so another compilation (checks.kernel_array)
+        seats = np.array(np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(out),)))
+        seeds = np.array(np.broadcast_to(np.asarray(seeds, dtype=np.uint64), (len(out),)))
         if np.any(seats < 0) or np.any(seats >= out["num_players"]):
             raise ValueError(f"observer seats {seats.tolist()} out of range for num_players")
         redraw(out, seats, seeds)

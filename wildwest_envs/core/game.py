@@ -264,7 +264,7 @@ class Game:
             out = np.zeros((len(states), self.n_actions), dtype=np.int8)
         else:
             checks.check_out("out", out, (len(states), self.n_actions), np.int8)
-        self.legal_mask_kernel(states, out)
+        self.legal_mask_kernel(checks.kernel_array(states), out)
         return out
 
     def step(self, states: np.ndarray, actions, check: bool = True, masks: np.ndarray | None = None) -> None:
@@ -288,11 +288,14 @@ class Game:
         if masks is not None:
             checks.check_out("masks", masks, (len(states), self.n_actions), np.int8)
         out = NO_MASKS if masks is None else masks
+        work = checks.kernel_array(states)  # a strided batch is stepped as a copy, written back
         if not check:
-            actions = np.asarray(actions, np.int64)
-            self.step_kernel(states, actions.reshape(1) if actions.ndim == 0 else actions, out)
-            return
-        self.step_checked_chance(states, checks.check_actions(self, states, actions), out)
+            actions = checks.kernel_array(np.asarray(actions, np.int64).reshape(-1))
+            self.step_kernel(work, actions, out)
+        else:
+            self.step_checked_chance(work, checks.check_actions(self, work, actions), out)
+        if work is not states:
+            states[...] = work
 
     def step_with_events(self, states: np.ndarray, actions) -> list:
         """``step`` (checked), returning what happened in each game: a list of ``core.eventlog.Event`` per game.
@@ -360,7 +363,7 @@ class Game:
             out = np.zeros((len(states), self.obs_size), dtype=np.float32)
         else:
             checks.check_out("out", out, (len(states), self.obs_size), np.float32)
-        self.observe_kernel(states, seats, out)
+        self.observe_kernel(checks.kernel_array(states), seats, out)
         return out
 
     def terminal(self, states: np.ndarray) -> np.ndarray:
@@ -384,7 +387,7 @@ class Game:
         """``(B, max_players)`` int32 scores by the game's rules (0 for absent seats)."""
         self._check_states(states)
         out = np.zeros((len(states), self.max_players), dtype=np.int32)
-        self.scores_kernel(states, out)
+        self.scores_kernel(checks.kernel_array(states), out)
         return out
 
     def returns(self, states: np.ndarray, reward_mode: str = "win") -> np.ndarray:
@@ -431,7 +434,7 @@ class Game:
         """``(B, max_players)`` counts of seats with a better and with a worse (score, tie-break)."""
         scores = self.scores(states).astype(np.float64)
         ties = np.zeros((len(states), self.max_players), dtype=np.int32)
-        self.tiebreak_kernel(states, ties)
+        self.tiebreak_kernel(checks.kernel_array(states), ties)
         key = np.where(present, scores * 1e6 + ties, -np.inf)  # scores and ties are small ints
         better = (key[:, None, :] > key[:, :, None]) & present[:, None, :]
         worse = (key[:, None, :] < key[:, :, None]) & present[:, None, :]
@@ -608,7 +611,7 @@ class Game:
         """``(game index, message)`` for every record that breaks an invariant."""
         self._check_states(states)
         codes = np.zeros(len(states), dtype=np.int32)
-        self.invariants_kernel(states, codes)
+        self.invariants_kernel(checks.kernel_array(states), codes)
         return [(int(b), self.invariant_messages[codes[b]]) for b in np.flatnonzero(codes)]
 
     # ---- checking input (core.checks) -------------------------------------------

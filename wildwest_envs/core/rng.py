@@ -112,13 +112,29 @@ def _mix_py(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The generator state of game ``index`` of a run seeded with ``seed``."""
+def _run_word(seed: int) -> int:
+    """The mixed run seed that every game seed of the run starts from; ``TypeError`` for a non-integer."""
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise TypeError(f"seed must be an integer, got {type(seed).__name__} {seed!r}")
-    return _mix_py(_mix_py(int(seed) & _MASK64) ^ (int(index) * 0x9E3779B97F4A7C15 & _MASK64))
+    return _mix_py(int(seed) & _MASK64)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The generator state of game ``index`` of a run seeded with ``seed``."""
+    return _mix_py(_run_word(seed) ^ (int(index) * 0x9E3779B97F4A7C15 & _MASK64))
 
 
 def game_seeds(seed: int, n: int, offset: int = 0) -> np.ndarray:
-    """Seeds of games ``offset .. offset+n-1`` of a run seeded with ``seed``."""
-    return np.array([game_seed(seed, offset + i) for i in range(n)], dtype=np.uint64)
+    """Seeds of games ``offset .. offset+n-1`` of a run seeded with ``seed``: ``game_seed`` of each, computed on
+    a uint64 array at once (a deal of a few games is called every step of a batch with auto-reset, where a
+    Python loop over the games would cost more than the deal itself)."""
+    index = np.arange(n, dtype=np.uint64) + np.uint64(int(offset) & _MASK64)
+    with np.errstate(over="ignore"):  # uint64 arithmetic wraps, as game_seed's & _MASK64 does
+        return _mix_array(np.uint64(_run_word(seed)) ^ (index * _GOLDEN))
+
+
+def _mix_array(z: np.ndarray) -> np.ndarray:
+    """``_mix_py`` of every word of a uint64 array."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
