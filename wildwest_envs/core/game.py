@@ -211,8 +211,14 @@ class Game:
         seeds = np.atleast_1d(np.asarray(seeds))
         if seeds.ndim != 1 or seeds.dtype == np.bool_ or not np.issubdtype(seeds.dtype, np.integer):
             raise TypeError(f"seeds must be integers, got {seeds.dtype} of shape {seeds.shape}")
+        return self.init_from_vector(seeds.astype(np.uint64), self.options.kernel_vector(opts))
+
+    def init_from_vector(self, seeds: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        """``init`` without parsing: fresh games from uint64 generator states and the options as the kernels'
+        int64 vector (``options.kernel_vector`` of parsed options), for a caller that deals the same options
+        again and again (``core.runner.Dealer``: an auto-reset deal each step of a batch)."""
         states = np.zeros(len(seeds), dtype=self.state_dtype)
-        self.init_kernel(states, seeds.astype(np.uint64), self.options.kernel_vector(opts))
+        self.init_kernel(states, seeds, vector)
         return states
 
     def position(self, **terms) -> np.ndarray:

@@ -38,12 +38,13 @@ class Dealer:
 
     def __init__(self, game, seed: int, options: dict, next_game: int = 0):
         self.game, self.seed, self.options, self.next_game = game, int(seed), dict(options), int(next_game)
+        self._vector = game.options.kernel_vector(game.parse_options(**self.options))  # parsed once per run
 
     def deal(self, n: int) -> np.ndarray:
         """The next ``n`` games of the run, as fresh records."""
         seeds = game_seeds(self.seed, n, self.next_game)
         self.next_game += n
-        return self.game.init(seeds, **self.options)
+        return self.game.init_from_vector(seeds, self._vector)
 
     def restart(self, seed: int | None = None) -> None:
         """Deal from game 0 again (of run ``seed`` when given)."""
