@@ -120,8 +120,9 @@ def batched_random_play(game, batch_size: int, threads: int, seconds: float, see
         game.step(states, actions, check=False, masks=masks)
         ended = np.flatnonzero(game.finished(states))
         if len(ended):
-            states[ended] = dealer.deal(len(ended))
-            masks[ended] = game.legal_mask(states[ended])
+            fresh = dealer.deal(len(ended))
+            states[ended] = fresh
+            masks[ended] = game.legal_mask(fresh)
         return live
 
     start = time.perf_counter()  # warm-up (compilation is measured separately), then the steady state

@@ -106,7 +106,7 @@ def start_fight(state: np.void) -> bool:
         state["decision"] = DEC_SHERIFF_JOIN
         state["current"] = j
         return False
-    fix_sides(state, False)
+    fix_sides(state, np.bool_(False))  # not a literal: one compile for both callers
     return run_fight(state)
 
 
@@ -176,7 +176,7 @@ def choose_shoot(state: np.void) -> bool:
 @njit(cache=True, inline="always")
 def _hits(state: np.void, n_dice: int, side: int) -> int:
     """Roll n_dice d6 for ``side`` (SIDE_*, reported with the dice); each 5 or 6 is a hit (§9.4)."""
-    hits = 0
+    hits = np.int64(0)  # not a literal 0: _kill_* compile once
     for _ in range(n_dice):
         face = draw_below(state, DIE_SIDES) + 1
         emit(state, EV_DIE_ROLLED, EVERYONE, ROLL_VOLLEY, side, face, state["gf_volley"])
@@ -362,7 +362,7 @@ def _attacker_result(state: np.void) -> None:
     elif x == BANK:
         _rob_bank(state, a, t)
     elif x == JAIL:
-        _remove_counter(state, t, JAIL)
+        _remove_counter(state, t, np.int64(JAIL))  # not literals: one compile
     elif x < N_BT:
         _capture(state, a, t, x)
     # T_FARMER: the farmer that fought already left the game as the casualty that ended the fight (§16 #45)
@@ -402,7 +402,7 @@ def _rob_bank(state: np.void, a: int, t: int) -> None:
     state["cash"][owner] -= paid
     state["cash"][a] += paid
     if cash < loot:
-        _remove_counter(state, t, BANK)
+        _remove_counter(state, t, np.int64(BANK))
 
 
 @njit(cache=True)

@@ -217,7 +217,7 @@ def observe_one(state: np.void, o: int, row: np.ndarray) -> None:
     _global(state, o, n, row)
     for t in range(N_TOWNS):
         _town(state, o, n, t, row[_TOWNS + t * TOWN_COLUMNS:_TOWNS + (t + 1) * TOWN_COLUMNS])
-    vps = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    vps = np.zeros(MAX_PLAYERS, dtype=np.int32)  # as Game.scores passes it: victory_points compiles once
     victory_points(state, vps)
     for r in range(n):
         p = (o + r) % n
