@@ -30,17 +30,17 @@ def test_report_has_every_row_and_ratios_to_the_median_anchor():
 def test_batched_play_warms_up_until_the_batch_has_turned_over():
     game = get_game("way_out_west_v0")
     calls = []
-    real_init = game.init
+    real_init = game.init_from_vector  # what core.runner.Dealer deals with
 
-    def counting_init(seeds, **options):
+    def counting_init(seeds, vector):
         calls.append(np.asarray(seeds).copy())
-        return real_init(seeds, **options)
+        return real_init(seeds, vector)
 
-    object.__setattr__(game, "init", counting_init)
+    object.__setattr__(game, "init_from_vector", counting_init)
     try:
         assert throughput.batched_random_play(game, 8, 1, 0.01) > 0
     finally:
-        object.__delattr__(game, "init")
+        object.__delattr__(game, "init_from_vector")
     dealt = np.concatenate(calls)
     assert len(dealt) >= 2 * 8  # the first batch plus at least as many re-dealt games before timing
     np.testing.assert_array_equal(dealt, game_seeds(0, len(dealt)))  # the run's games in order: fresh seeds
