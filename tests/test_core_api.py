@@ -234,16 +234,15 @@ def test_strided_and_read_only_batches_compile_nothing_more_and_give_the_same_re
                game.invariant_violations(batch)]
         return [x.tobytes() if isinstance(x, np.ndarray) else x for x in out]
 
-    def step_copy(batch, seats):
+    def step_copy(batch):
         stepped = np.array(batch, copy=True)
         game.step(stepped, LegalSampler(len(batch), 1)(game.legal_mask(stepped)))
         return stepped
 
     contiguous, seats = states[::2].copy(), np.zeros(3, dtype=np.int64)
-    expected = results(contiguous, seats), step_copy(contiguous, seats).tobytes()
+    expected = results(contiguous, seats), step_copy(contiguous).tobytes()
     read_only, read_only_seats = contiguous.copy(), seats.copy()
     read_only.flags.writeable = read_only_seats.flags.writeable = False
-    compiled = []
     with event.install_recorder("numba:compile") as recorder:
         assert results(states[::2], read_only_seats) == expected[0]
         assert results(read_only, np.broadcast_to(seats, 3)) == expected[0]

@@ -134,7 +134,7 @@ def game_seeds(seed: int, n: int, offset: int = 0) -> np.ndarray:
 
 
 def _mix_array(z: np.ndarray) -> np.ndarray:
-    """``_mix_py`` of every word of a uint64 array."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    """``mix64`` of every word of a uint64 array (its body, on arrays: numba's build takes scalars only)."""
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
