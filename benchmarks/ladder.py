@@ -2,6 +2,7 @@
 
     python -m benchmarks.ladder --game colt_express
     python -m benchmarks.ladder --game rail --games 2400 --search-games 240 --simulations 50
+    python -m benchmarks.ladder --game way_out_west --journal runs/ladder_wow   # resumable
 
 Agents (``--agents`` replaces the list): ``random``, ``heuristic``,
 ``mcts:<S>``, the README-default PPO agent (``runs/<game>_3p_seed1/model.zip``,
@@ -44,7 +45,7 @@ from wildwest_envs.agents.registry import agents_for_command
 from wildwest_envs.registry import canonical_name
 from wildwest_envs.training.report import markdown_table, save_figure, win_rate_bars
 from wildwest_envs.training.stats import head_to_head, summarize, wilson_interval
-from wildwest_envs.training.tournament import play_matches, seat_schedule
+from wildwest_envs.training.tournament import open_journal, play_matches, seat_schedule
 
 PLAYERS = 3  # the ladder's player count (the shipped networks' count)
 SEARCH_STEMS = ("mcts", "mcts+pretrained")  # specs whose agents search (slow): played in the second part
@@ -76,8 +77,14 @@ def split_schedule(specs: list[str]) -> tuple[list[tuple[int, ...]], list[tuple[
 
 
 def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, seed: int = 0,
-               batch: int = 64) -> tuple[list, list[str], dict]:
-    """Play both parts of the ladder; the results (one list), the agents' names and the timings."""
+               batch: int = 64, journal: str | Path | None = None) -> tuple[list, list[str], dict]:
+    """Play both parts of the ladder; the results (one list), the agents' names and the timings.
+
+    With ``journal`` (a path prefix), each part keeps its finished batches in
+    ``<journal>.<part>.jsonl`` (``training.journal``): a stopped ladder started
+    again goes on where it stopped, one started with more games extends it, and
+    the timings are those of the batches in the journal.
+    """
     agents = agents_for_command(specs, game_name, PLAYERS, seed, prog="benchmarks.ladder")
     names = [_display_name(spec) for spec in specs]
     fast, slow = split_schedule(specs)
@@ -87,8 +94,14 @@ def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, 
         if not schedule or n_games <= 0:
             continue
         start = time.perf_counter()
-        part_results = play_matches(game_name, agents, PLAYERS, n_games, seed + offset, batch, schedule)
-        timings[part] = (n_games, len(schedule), time.perf_counter() - start)
+        part_journal = None
+        if journal is not None:
+            part_journal = open_journal(f"{journal}.{'search' if offset else 'fast'}.jsonl", game_name, agents,
+                                        PLAYERS, seed + offset, schedule)
+        part_results = play_matches(game_name, agents, PLAYERS, n_games, seed + offset, batch, schedule,
+                                    journal=part_journal)
+        seconds = part_journal.seconds(n_games) if part_journal else time.perf_counter() - start
+        timings[part] = (n_games, len(schedule), seconds)
         results += part_results
     return results, names, timings
 
@@ -180,6 +193,9 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=64, help="games played at once")
     parser.add_argument("--out", default="", help="output path without extension")
+    parser.add_argument("--journal", default=None, help="path prefix of a resumable journal of finished games "
+                                                        "(<prefix>.fast.jsonl, <prefix>.search.jsonl): a ladder "
+                                                        "started again goes on, or extends to more games")
     args = parser.parse_args(argv)
     if args.simulations < 1 or args.games < 0 or args.search_games < 0:
         parser.error("--simulations must be positive and the game counts non-negative")
@@ -193,7 +209,11 @@ def main(argv: list[str] | None = None) -> str:
         parser.error(f"a ladder needs at least {PLAYERS} agents, got {specs}")
     out = args.out or f"benchmarks/results/ladder_{game_name.removesuffix('_v0')}_{PLAYERS}p"
     command = "python -m benchmarks.ladder " + " ".join(argv if argv is not None else sys.argv[1:])
-    results, names, timings = run_ladder(game_name, specs, args.games, args.search_games, args.seed, args.batch)
+    try:
+        results, names, timings = run_ladder(game_name, specs, args.games, args.search_games, args.seed, args.batch,
+                                            args.journal)
+    except ValueError as error:  # a journal of another ladder, an unknown agent spec
+        parser.error(str(error))
     markdown = ladder_report(game_name, results, names, timings, args.seed, command.strip())
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(f"{out}.md").write_text(markdown)

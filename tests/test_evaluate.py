@@ -15,8 +15,8 @@ from wildwest_envs.agents.human import HumanAgent
 from wildwest_envs.agents.registry import make_agent
 from wildwest_envs.training.report import plot_learning_curve, wrap_label
 from wildwest_envs.training.stats import head_to_head, openskill_ratings, summarize, wilson_interval
-from wildwest_envs.training.tournament import GameResult, evaluate_against, focal_schedule, play_matches, seat_ranks, \
-    seat_schedule, tournament
+from wildwest_envs.training.tournament import GameResult, evaluate_against, focal_schedule, open_journal, \
+    play_matches, seat_ranks, seat_schedule, tournament
 from wildwest_envs.registry import GAMES, get_game
 
 GAME_NAME = next(iter(GAMES))  # the tests need one registered game; the first is enough
@@ -93,6 +93,66 @@ def test_play_matches_is_reproducible_and_seeded():
     first, again, other = run(5), run(5), run(6)
     assert first == again
     assert [r.scores for r in first] != [r.scores for r in other]
+
+
+class _FirstLegalAgent:
+    """Deterministic whatever it played before: the lowest legal action."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def act_batch(self, observations, masks, states=None, seats=None):
+        return np.argmax(masks, axis=1)
+
+
+def _journaled(path, n_games, agents=("first", "second"), seed=5):
+    agents = [_FirstLegalAgent(name) for name in agents]
+    journal = open_journal(path, GAME_NAME, agents, 3, seed, seat_schedule(2, 3))
+    return play_matches(GAME_NAME, agents, 3, n_games, seed, batch=4, schedule=seat_schedule(2, 3), progress=False,
+                        journal=journal), journal
+
+
+def test_a_journaled_match_goes_on_where_it_stopped_and_extends(tmp_path):
+    """Games on disk are taken, not replayed; a longer run plays only the missing ones and equals an
+    uninterrupted run (agents that do not draw random numbers)."""
+    path = tmp_path / "match.jsonl"
+    whole, _ = _journaled(tmp_path / "whole.jsonl", 10)
+    first, journal = _journaled(path, 6)
+    assert first == whole[:6] and journal.games == 6 and len(path.read_text().splitlines()) == 1 + 2  # 4 + 2
+    lines_before = path.read_text()
+    again, journal = _journaled(path, 6)
+    assert again == first and path.read_text() == lines_before  # nothing played again
+    longer, journal = _journaled(path, 10)
+    assert longer == whole and journal.games == 10
+    shorter, journal = _journaled(path, 3)
+    assert shorter == whole[:3] and 0 < journal.seconds(3) <= journal.seconds(10)
+
+
+def test_a_journal_cut_mid_line_loses_only_that_batch(tmp_path):
+    path = tmp_path / "match.jsonl"
+    whole, _ = _journaled(path, 8)
+    text = path.read_text()
+    path.write_text(text[:-20])  # the last batch's line, cut while written
+    resumed, journal = _journaled(path, 8)
+    assert resumed == whole and path.read_text().count("\n") == text.count("\n")
+
+
+def test_a_journal_of_another_match_or_a_corrupt_one_is_refused(tmp_path):
+    path = tmp_path / "match.jsonl"
+    _journaled(path, 4)
+    with pytest.raises(ValueError, match="journal of another match"):
+        _journaled(path, 4, agents=("first", "other"))
+    with pytest.raises(ValueError, match="journal of another match"):
+        _journaled(path, 4, seed=6)
+    path.write_text(path.read_text().replace('"start": 0', '"start": 3'))
+    with pytest.raises(ValueError, match="corrupt match journal"):
+        _journaled(path, 4)
+    path.write_text("{not json\n")
+    with pytest.raises(ValueError, match="corrupt match journal"):
+        _journaled(path, 4)
+    path.write_text('{"a": 1}\n')
+    with pytest.raises(ValueError, match="not a match journal"):
+        _journaled(path, 4)
 
 
 def test_seat_ranks_agree_with_the_game_winners():

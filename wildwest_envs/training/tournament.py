@@ -28,8 +28,10 @@ of several agent specs (the trainers' final evaluation).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +43,7 @@ from wildwest_envs.core.records import make_record
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.core.runner import Decisions, agent_name, play_to_end
 from wildwest_envs.registry import canonical_name, get_game
+from wildwest_envs.training.journal import MatchJournal
 from wildwest_envs.training.report import markdown_table, report, write_report
 from wildwest_envs.training.stats import summarize
 
@@ -101,7 +104,8 @@ class GameResult:
 
 def play_matches(game, agents: list, num_players: int, n_games: int, seed: int = 0, batch: int = 256,
                  schedule: list[tuple[int, ...]] | None = None, progress: bool = True,
-                 save_games: str | Path | None = None, save_events: bool = False, **options) -> list[GameResult]:
+                 save_games: str | Path | None = None, save_events: bool = False, journal: MatchJournal | None = None,
+                 **options) -> list[GameResult]:
     """Play ``n_games`` games between ``agents`` through the batched engine, ``batch`` at a time.
 
     Game ``i`` is dealt from ``(seed, i)`` and seated by ``schedule`` (default
@@ -115,6 +119,8 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
         save_games: a folder: each game is written there as a game record (``core.records``),
             ``game_<index>.json``, which ``Game.replay`` and the AEC env's ``load_record`` read.
         save_events: the saved records hold what each step reported too (``core.records``).
+        journal: a ``MatchJournal`` (``open_journal``): the games already in it are taken from it, and each
+            batch played is appended to it, so a stopped run goes on where it stopped.
         options: further game options (``num_players`` is set from the argument).
 
     Raises:
@@ -126,10 +132,11 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
     seatings = np.array([schedule[order[i % len(schedule)]] for i in range(n_games)], dtype=np.int64)
     if seatings.size and (seatings.shape[1] != num_players or seatings.max() >= len(agents)):
         raise ValueError(f"schedule rows must give one of {len(agents)} agents for each of {num_players} seats")
-    results: list[GameResult] = []
-    with tqdm(total=n_games, desc="games", disable=not progress, leave=False) as bar:
-        for start in range(0, n_games, batch):
+    results: list[GameResult] = journal.results(n_games, GameResult) if journal is not None else []
+    with tqdm(total=n_games, initial=len(results), desc="games", disable=not progress, leave=False) as bar:
+        for start in range(len(results), n_games, batch):
             size = min(batch, n_games - start)
+            clock = time.perf_counter()
             states = game.init_batch(size, seed, start, num_players=num_players, **options)
             moves: list[list[tuple[int, int]]] = [[] for _ in range(size)]
 
@@ -139,11 +146,24 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
 
             play_to_end(game, states, agents, seatings[start:start + size], on_finished=bar.update,
                         on_decisions=remember if save_games is not None else None)
-            results += _results(game, states, seatings[start:start + size], start)
+            batch_results = _results(game, states, seatings[start:start + size], start)
+            results += batch_results
+            if journal is not None:
+                journal.append(start, time.perf_counter() - clock, [dataclasses.asdict(r) for r in batch_results])
             if save_games is not None:
                 _save_records(game, Path(save_games), seed, start, states, moves, seatings[start:start + size],
                               agents, dict(options, num_players=num_players), save_events)
     return results
+
+
+def open_journal(path: str | Path, game_name: str, agents: list, num_players: int, seed: int,
+                 schedule: list[tuple[int, ...]], **options) -> MatchJournal:
+    """The ``MatchJournal`` at ``path`` for these match settings (created on the first batch; refused when the
+    file holds another match's games)."""
+    settings = dict(game=canonical_name(game_name), num_players=num_players, seed=seed,
+                    agents=[agent_name(a) for a in agents], schedule=[list(s) for s in schedule],
+                    options=dict(sorted(options.items())))
+    return MatchJournal(path, settings)
 
 
 def _save_records(game, folder: Path, seed: int, start: int, states: np.ndarray, moves: list, seatings: np.ndarray,
