@@ -156,6 +156,7 @@ def play_chunk(chunk: Chunk) -> dict:
 
 
 def _play(chunk: Chunk, result: dict) -> None:
+    from wildwest_envs.core import batch
     from wildwest_envs.core.rng import game_seeds
     from wildwest_envs.core.runner import Dealer
     from wildwest_envs.core.sampling import sample_legal
@@ -195,18 +196,18 @@ def _play(chunk: Chunk, result: dict) -> None:
         over = np.flatnonzero(finished)
         if not len(over):
             continue
-        _count_ended(game, chunk, states[over], [bad.get(int(b)) for b in over], ids[over], result)
+        _count_ended(game, chunk, batch.take(states, over), [bad.get(int(b)) for b in over], ids[over], result)
         n_new = min(len(over), chunk.n - next_game)
         if n_new:  # deal the next games of the chunk into the rows that ended
             rows = over[:n_new]
-            states[rows] = dealer.deal(n_new)
+            dealer.deal_into(states, rows)
             rng[rows] = action_seeds[next_game:next_game + n_new]
             ids[rows] = np.arange(next_game, next_game + n_new)
             next_game += n_new
         if n_new < len(over):  # no games left for the other rows: drop them from the batch
             keep = np.ones(len(states), dtype=bool)
             keep[over[n_new:]] = False
-            states, rng, ids = states[keep], rng[keep].copy(), ids[keep]
+            states, rng, ids = batch.take(states, keep), rng[keep].copy(), ids[keep]
             masks = np.zeros((len(states), game.n_actions), dtype=np.int8)
             actions = np.zeros(len(states), dtype=np.int64)
 

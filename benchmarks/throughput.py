@@ -120,8 +120,7 @@ def batched_random_play(game, batch_size: int, threads: int, seconds: float, see
         game.step(states, actions, check=False, masks=masks)
         ended = np.flatnonzero(game.finished(states))
         if len(ended):
-            fresh = dealer.deal(len(ended))
-            states[ended] = fresh
+            fresh = dealer.deal_into(states, ended)
             masks[ended] = game.legal_mask(fresh)
         return live
 

@@ -527,3 +527,36 @@ def test_the_dealer_deals_the_runs_games_in_order_wherever_they_are_dealt(name):
     dealer.restart(12)
     assert dealer.deal(2).tobytes() == game.init(game_seeds(12, 2), **options).tobytes()
     assert Dealer(game, 11, options, next_game=4).deal(2).tobytes() == dealt[4:].tobytes()
+    batch_of = Dealer(game, 11, options).deal(6)
+    into = Dealer(game, 11, options, next_game=4)
+    fresh = into.deal_into(batch_of, np.array([5, 0]))  # games 4 and 5 into rows 5 and 0
+    assert fresh.tobytes() == dealt[4:].tobytes() and into.next_game == 6
+    assert batch_of[[5, 0]].tobytes() == dealt[4:].tobytes() and batch_of[1:5].tobytes() == dealt[1:5].tobytes()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_whole_record_gathers_and_scatters_equal_numpys(name):
+    """``core.batch.take`` / ``put`` (raw-byte copies of whole records) give what ``states[rows]`` and
+    ``states[rows] = records`` give, for index arrays (repeats too), boolean masks and strided batches; a batch
+    of another game's records is refused."""
+    from wildwest_envs.core import batch
+
+    game = get_game(name)
+    states = game.init_batch(20, seed=3, num_players=3)
+    sample = LegalSampler(20, seed=3)
+    for _ in range(15):  # records at different stages
+        game.step(states, sample(game.legal_mask(states)), check=False)
+    rows, mask = np.array([5, 1, 7, 7, 19]), np.arange(20) % 3 == 0
+    for picked in (rows, mask):
+        taken = batch.take(states, picked)
+        assert taken.dtype == states.dtype and taken.tobytes() == states[picked].tobytes()
+    assert batch.take(states[::2], rows[:3]).tobytes() == states[::2][rows[:3]].tobytes()
+    fresh = game.init_batch(3, seed=9, num_players=3)
+    ours, numpys = states.copy(), states.copy()
+    batch.put(ours, [2, 4, 6], fresh)
+    numpys[[2, 4, 6]] = fresh
+    assert ours.tobytes() == numpys.tobytes()
+    other = get_game(next(n for n in GAME_NAMES if canonical_name(n) != canonical_name(name)))
+    with pytest.raises(TypeError, match="cannot replace rows"):
+        batch.put(ours, [0], other.init_batch(1, seed=0, num_players=3))
+    assert ours.tobytes() == numpys.tobytes()

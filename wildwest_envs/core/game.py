@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import chance, checks, eventlog, records, serialize, validation
+from . import batch, chance, checks, eventlog, records, serialize, validation
 from .kernels import NO_MASKS, dual, serial
 from .layout import Layout
 from .options import OptionTable
@@ -347,11 +347,11 @@ class Game:
         if not scripted.any():
             self.step_kernel(states, actions, masks)
             return
-        before, masks_before = states[scripted].copy(), masks[scripted].copy() if len(masks) else None
+        before, masks_before = batch.take(states, scripted), masks[scripted].copy() if len(masks) else None
         self.step_kernel(states, actions, masks)
         over = chance.ran_out(states)
         if over.any():
-            states[scripted] = before
+            batch.put(states, scripted, before)
             if masks_before is not None:
                 masks[scripted] = masks_before
             b = int(np.flatnonzero(over)[0])

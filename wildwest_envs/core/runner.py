@@ -25,6 +25,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from . import batch
 from .rng import game_seeds
 
 
@@ -45,6 +46,15 @@ class Dealer:
         seeds = game_seeds(self.seed, n, self.next_game)
         self.next_game += n
         return self.game.init_from_vector(seeds, self._vector)
+
+    def deal_into(self, states: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Deal the next ``len(rows)`` games into those rows of ``states`` (in place); returns the fresh records.
+
+        The records are copied whole (``core.batch``): numpy's field-by-field copy costs as much as the deal.
+        """
+        fresh = self.deal(len(rows))
+        batch.put(states, rows, fresh)
+        return fresh
 
     def restart(self, seed: int | None = None) -> None:
         """Deal from game 0 again (of run ``seed`` when given)."""
@@ -75,7 +85,7 @@ def agents_act(agents, owners: np.ndarray, observations: np.ndarray, masks: np.n
     actions = np.zeros(len(owners), dtype=np.int64)
     for k in np.unique(owners):
         rows = np.flatnonzero(owners == k)
-        actions[rows] = agents[k].act_batch(observations[rows], masks[rows], states[rows], seats[rows])
+        actions[rows] = agents[k].act_batch(observations[rows], masks[rows], batch.take(states, rows), seats[rows])
     n_actions = masks.shape[1]
     in_range = (actions >= 0) & (actions < n_actions)
     legal = in_range & (masks[np.arange(len(actions)), np.where(in_range, actions, 0)] > 0)
@@ -105,7 +115,7 @@ def play_decisions(game, states: np.ndarray, rows: np.ndarray, agents, owner_of_
         owner_of_seat: ``(B, max_players)`` index into ``agents`` of the agent playing each seat of each game.
         timer: called with the seconds the agents took to choose (for the time split of a trainer).
     """
-    sub = states[rows]
+    sub = batch.take(states, rows)
     seats = sub["current"].astype(np.int64)
     observations = game.observe(sub, seats)
     masks = game.legal_mask(sub)
@@ -114,7 +124,7 @@ def play_decisions(game, states: np.ndarray, rows: np.ndarray, agents, owner_of_
     if timer is not None:
         timer(time.perf_counter() - start)
     game.step(sub, actions, check=False)
-    states[rows] = sub
+    batch.put(states, rows, sub)
     return Decisions(rows, seats, observations, masks, actions)
 
 

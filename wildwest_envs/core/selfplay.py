@@ -68,6 +68,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from . import batch
 from .game import REWARD_MODES, Game
 from .runner import Dealer, play_decisions
 
@@ -316,7 +317,7 @@ class SelfPlayBatch:
                             np.zeros(self.num_envs, bool), [None] * self.num_envs)
 
     def _deal(self, rows: np.ndarray) -> None:
-        self.states[rows] = self.dealer.deal(len(rows))
+        self.dealer.deal_into(self.states, rows)
         if self.seat is None:
             self.learner_seat[rows] = self.rng.integers(self.num_players, size=len(rows))
         else:
@@ -364,7 +365,7 @@ class SelfPlayBatch:
         ``finals[b]``: ``final_observation`` (the learner's view of the finished game), ``reward``, ``scores``
         (by seat), ``learner_seat``, ``won``, ``truncated`` and ``episode_length`` (the learner's decisions).
         """
-        finished = self.states[rows]
+        finished = batch.take(self.states, rows)
         seats = self.learner_seat[rows]
         returns = self.game.returns(finished, self.reward_mode)[np.arange(len(rows)), seats]
         scores = self.game.scores(finished)

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import batch
 from .game import REWARD_MODES, Game
 from .runner import Dealer
 
@@ -71,11 +72,11 @@ class VectorEnv:
         final_scores = np.zeros((self.num_envs, self.game.max_players), dtype=np.int32)
         if ended.any():
             rows = np.flatnonzero(ended)
-            done_states = self.states[rows]
+            done_states = batch.take(self.states, rows)
             rewards[rows] = self.game.returns(done_states, self.reward_mode)
             final_scores[rows] = self.game.scores(done_states)
-            self.states[rows] = self.dealer.deal(len(rows))
-            self._masks[rows] = self.game.legal_mask(self.states[rows])
+            fresh = self.dealer.deal_into(self.states, rows)
+            self._masks[rows] = self.game.legal_mask(fresh)
         return self._result(rewards, terminated, truncated, final_scores, masks_ready=True)
 
     def legal_masks(self) -> np.ndarray:

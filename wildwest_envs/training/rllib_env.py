@@ -50,6 +50,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
+from wildwest_envs.core import batch
 from wildwest_envs.core.aec import agent_name
 from wildwest_envs.core.game import REWARD_MODES, Game
 from wildwest_envs.core.runner import Dealer
@@ -108,7 +109,7 @@ class TurnBasedGames:
     def deal(self, rows: np.ndarray) -> list[dict]:
         """Fresh games in ``rows``; the observation dict (acting seat only) of each."""
         start = time.perf_counter()
-        self.states[rows] = self.dealer.deal(len(rows))
+        self.dealer.deal_into(self.states, rows)
         observations = self._acting_observations(rows)
         self.env_seconds += time.perf_counter() - start
         return observations
@@ -124,10 +125,10 @@ class TurnBasedGames:
         if len(rows) == self.num_envs:
             self.game.step(self.states, actions)
         else:
-            sub = self.states[rows]
+            sub = batch.take(self.states, rows)
             self.game.step(sub, actions)
-            self.states[rows] = sub
-        finished = self.game.finished(self.states[rows])
+            batch.put(self.states, rows, sub)
+        finished = self.game.finished(batch.take(self.states, rows))
         results: list = [None] * len(rows)
         live = np.flatnonzero(~finished)
         for j, obs in zip(live, self._acting_observations(rows[live])):
@@ -145,7 +146,7 @@ class TurnBasedGames:
 
     # ---- private -----------------------------------------------------------------------
     def _acting_observations(self, rows: np.ndarray) -> list[dict]:
-        states = self.states[rows]
+        states = batch.take(self.states, rows)
         seats = self.game.current_player(states)
         obs = self.game.observe(states, seats)
         masks = self.game.legal_mask(states).astype(np.float32)
@@ -154,7 +155,7 @@ class TurnBasedGames:
     def _final_results(self, rows: np.ndarray) -> list[tuple[dict, dict, dict, dict, dict]]:
         """Every seat's last observation, final reward, done flags and result info."""
         n = self.num_players
-        states = self.states[rows]
+        states = batch.take(self.states, rows)
         obs = self.game.observe(np.repeat(states, n), np.tile(self._all_seats, len(rows))).reshape(len(rows), n, -1)
         no_actions = np.zeros(self.game.n_actions, dtype=np.float32)
         returns = self.game.returns(states, self.reward_mode)
