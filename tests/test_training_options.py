@@ -164,3 +164,20 @@ def test_an_unknown_stage_is_refused_by_the_parser(capsys):
         with pytest.raises(SystemExit) as stop:
             parse_args(argv)
         assert stop.value.code == 2 and "no stage 'nope'" in capsys.readouterr().err
+
+
+def test_init_from_a_runs_checkpoint_names_the_network_beside_it(tmp_path, capsys):
+    """``--init-from runs/x/model.zip`` (an SB3 checkpoint, not a network file) names the run's ``pretrained.npz``."""
+    import shutil
+
+    from wildwest_envs.agents import pretrained
+    from wildwest_envs.training.train import main
+
+    run = tmp_path / "earlier"
+    run.mkdir()
+    (run / "model.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip: no config inside
+    shutil.copy(pretrained.shipped_path("way_out_west"), run / "pretrained.npz")
+    with pytest.raises(SystemExit) as stop:
+        main(["--game", "way_out_west", "--init-from", str(run / "model.zip"), "--run-dir", str(tmp_path / "run")])
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2 and f"--init-from is {run / 'pretrained.npz'}" in err and "\n" not in err

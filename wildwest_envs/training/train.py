@@ -182,7 +182,10 @@ def initial_network(args: Args, game_name: str, source: str):
                              f"{network.config['net_arch']}, this run builds {args.policy} {arch} (set --policy "
                              f"and --net-arch to match)")
     except (FileNotFoundError, ValueError) as error:
-        print(f"wildwest-train: error: --init-from: {error}", file=sys.stderr)
+        beside = path.with_name("pretrained.npz")
+        hint = (f" (a stable-baselines3 checkpoint; the run's network for --init-from is {beside})"
+                if path.suffix == ".zip" and beside.is_file() else "")
+        print(f"wildwest-train: error: --init-from: {error}{hint}", file=sys.stderr)
         raise SystemExit(2) from None
     return network
 
