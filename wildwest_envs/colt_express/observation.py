@@ -348,7 +348,7 @@ def _observe_bandits(state, p: int, out_row) -> None:
                 out_row[base + BANDIT_KNOWN_PURSE_VALUE] += state["purse_value"][i] / MONEY_SCALE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # tiny, called with several types
 def _sum_counts(counts) -> int:
     """Total of a count-per-card-code row."""
     total = 0
@@ -401,7 +401,7 @@ def _observe_purses(state, p: int, out_row) -> None:
             out_row[base + PURSE_VALUE_UNKNOWN] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # tiny, called with several types
 def _write_counts(out_row, start: int, code: int, count: float) -> None:
     """Add ``count`` cards of ``code`` to a composition slice, scaled per code."""
     scale = BULLET_COUNT_SCALE if code == BULLET_CARD else CODE_COUNT_SCALE
@@ -455,9 +455,9 @@ def _team_has_ghost(state, p: int) -> bool:
 def _observe_pending(state, p: int, out_row) -> None:
     """Acting bandit and Punch victim of the pending decision; Ghost's option (§7, §11.6)."""
     if state["acting_bandit"] != NOBODY:
-        out_row[_PENDING_BANDIT + _ego_bandit(state, state["acting_bandit"], p)] = 1.0
+        out_row[_PENDING_BANDIT + _ego_bandit(state, np.int64(state["acting_bandit"]), p)] = 1.0
     if state["victim"] != NOBODY:
-        out_row[_PENDING_VICTIM + _ego_bandit(state, state["victim"], p)] = 1.0
+        out_row[_PENDING_VICTIM + _ego_bandit(state, np.int64(state["victim"]), p)] = 1.0
     if (state["decision"] == DEC_PLAN and state["current"] == p and state["turn"] == 0
             and state["play_in_turn"] == 0 and _team_has_ghost(state, p)):
         out_row[_GHOST] = 1.0

@@ -178,7 +178,7 @@ def _hits(state: np.void, n_dice: int, side: int) -> int:
     """Roll n_dice d6 for ``side`` (SIDE_*, reported with the dice); each 5 or 6 is a hit (§9.4)."""
     hits = np.int64(0)  # not a literal 0: _kill_* compile once
     for _ in range(n_dice):
-        face = draw_below(state, DIE_SIDES) + 1
+        face = draw_below(state, np.int64(DIE_SIDES)) + 1
         emit(state, EV_DIE_ROLLED, EVERYONE, ROLL_VOLLEY, side, face, state["gf_volley"])
         if face >= HIT_MIN:
             hits += 1
@@ -393,7 +393,7 @@ def _rob_bank(state: np.void, a: int, t: int) -> None:
     owner = np.int64(state["bt_owner"][t, BANK])
     loot = 0
     for _ in range(ROBBERY_DICE):
-        face = draw_below(state, DIE_SIDES) + 1
+        face = draw_below(state, np.int64(DIE_SIDES)) + 1
         emit(state, EV_DIE_ROLLED, EVERYONE, ROLL_ROBBERY, SIDE_ATTACKER, face, state["gf_volley"])
         loot += face
     cash = np.int64(state["cash"][owner])

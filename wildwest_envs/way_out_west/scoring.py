@@ -128,7 +128,7 @@ def _strict_leader(counts: np.ndarray, n: int) -> int:
     return NOBODY if tied else leader
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with int32 and int8 rows
 def _split_bonus(values: np.ndarray, n: int, minimum: int, bonus: int, out_column: np.ndarray) -> None:
     """The seats with the most (at least ``minimum``) get floor(bonus / k) each for k tied seats (§11.3)."""
     best = -1
