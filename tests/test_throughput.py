@@ -74,3 +74,25 @@ def test_cold_start_table_has_both_paths_of_every_game(monkeypatch):
     assert len(lines) == 2 + 2 * len(throughput.COLD_PATHS)
     assert "| rail_v0 | cold first AEC game | 12.3 (11.0) | 0.9 (0.8) |" in lines
     assert "| way_out_west_v0 | cold all kernels | 12.3 (11.0) | 0.9 (0.8) |" in lines
+
+
+def test_the_kernel_profile_names_numba_functions_and_sums_perfs_rows(tmp_path):
+    """``benchmarks/kernel_profile.py``: numba's mangled symbols read as module.function, a perf map covers each
+    function up to the next, and the report's rows are summed by name, largest first."""
+    from benchmarks import kernel_profile
+
+    assert (kernel_profile.readable_name("_ZN13wildwest_envs4rail6routes10find_routeB3v99B38c8tJTIeFIjx")
+            == "wildwest_envs.rail.routes.find_route")
+    assert kernel_profile.readable_name("_ZN13_3cdynamic_3e36__numba_parfor_gufunc_0x7fd6652c5450B4v322B114c8") \
+        == "<dynamic>.__numba_parfor_gufunc_0x7fd6652c5450"
+    assert kernel_profile.readable_name("malloc") == "malloc"
+    report = ("# comment\n    15.44%  [.] rail.routes.find_route                 -      -\n"
+              "     2.00%  [.] malloc\n     1.50%  [.] rail.routes.find_route\n")
+    rows = kernel_profile.top_functions(report, 5)
+    assert [name for _, name in rows] == ["rail.routes.find_route", "malloc"]
+    assert np.allclose([share for share, _ in rows], [16.94, 2.0])
+    path = kernel_profile.write_perf_map([(0x1000, "a.f"), (0x1400, "a.g")], pid=999_999_999)
+    try:
+        assert path.read_text() == "1000 400 a.f\n1400 1000 a.g\n"
+    finally:
+        path.unlink()
