@@ -26,7 +26,7 @@ from .state import NO_TOWN, NOBODY
 
 
 # ---- CHOOSE_ACTION (§7.2) -------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def box_legal(state: np.void, p: int, b: int) -> bool:
     """BOX_b is legal iff the box is free, active at this player count and its action executable (§7.2)."""
     if state["box_user"][b] != NOBODY or state["num_players"] < BOX_MIN_PLAYERS[b]:
@@ -56,7 +56,7 @@ def is_cattle_town(state: np.void, p: int, t: int) -> bool:
     return t <= state["frontier"] and state["cowboys"][t, p] >= 1 and free_corrals(state, t) >= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_buy_cattle(state: np.void, p: int) -> bool:
     """Buy cattle is executable: cash >= $1, a cattle counter in supply and a legal cattle town (§7.2)."""
     if state["cash"][p] < PRICE_CATTLE or state["cattle_supply"][p] < 1:
@@ -67,13 +67,13 @@ def can_buy_cattle(state: np.void, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buy_two_legal(state: np.void, p: int, t: int) -> bool:
     """COUNT_2: two free corrals in t, two cattle in supply and $2 (§8.1)."""
     return free_corrals(state, t) >= 2 and state["cattle_supply"][p] >= 2 and state["cash"][p] >= 2 * PRICE_CATTLE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buy_cattle(state: np.void, p: int, t: int, n: int) -> None:
     """Pay $1 per counter and put n cattle of p into corrals of t; then the frontier update (§8.1)."""
     emit(state, EV_CATTLE_BOUGHT, EVERYONE, p, t, n, PRICE_CATTLE * n)
@@ -84,13 +84,13 @@ def buy_cattle(state: np.void, p: int, t: int, n: int) -> None:
 
 
 # ---- hire cowboys (§8.2) -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def second_hire_legal(state: np.void, p: int) -> bool:
     """A second cowboy (any town) needs $2 and two cowboys in supply (§8.2)."""
     return state["cash"][p] >= 2 * PRICE_COWBOY and state["cowboy_supply"][p] >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hire_cowboys(state: np.void, p: int, t1: int, t2: int) -> None:
     """Pay $1 per cowboy and place one in t1 and, unless t2 is NO_TOWN, one in t2, with stagecoach fares (§8.2)."""
     for t in (t1, t2):
@@ -103,7 +103,7 @@ def hire_cowboys(state: np.void, p: int, t1: int, t2: int) -> None:
 
 
 # ---- move cowboys (§8.3) --------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_cowboys(state: np.void, p: int, f: int, d: int, n: int) -> None:
     """Move n of p's cowboys from f to d (no adjacency); stagecoaches in f and in d earn $n each (§8.3, §8.8)."""
     state["cowboys"][f, p] -= n
@@ -131,7 +131,7 @@ def is_cattle_source(state: np.void, p: int, f: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_move_cattle(state: np.void, p: int) -> bool:
     """Move cattle is executable: some (from, to) pair is legal (§7.2)."""
     for f in range(N_TOWNS):
@@ -140,13 +140,13 @@ def can_move_cattle(state: np.void, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_two_cattle_legal(state: np.void, p: int, f: int, d: int) -> bool:
     """COUNT_2: two of p's cattle in f and two free corrals in d (§8.4)."""
     return state["cattle"][f, p] >= 2 and free_corrals(state, d) >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_cattle(state: np.void, p: int, f: int, d: int, n: int) -> None:
     """Move n of p's cattle from f to d; then the frontier update (§8.4)."""
     state["cattle"][f, p] -= n
@@ -164,7 +164,7 @@ def is_build_town(state: np.void, p: int, k: int, t: int) -> bool:
             and state["bt_supply"][p, k] >= 1 and state["cash"][p] >= BT_PRICE[k])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_build(state: np.void, p: int, k: int) -> bool:
     """Build k is executable: some town is a legal build town for k (§7.2)."""
     for t in range(N_TOWNS):
@@ -183,7 +183,7 @@ def build(state: np.void, p: int, k: int, t: int) -> None:
 
 
 # ---- place farmer (§8.6) -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_farmer(state: np.void, p: int, t: int) -> None:
     """p's one farmer goes to town t and is neutral from now on (§8.6)."""
     state["farmers"][t] += 1

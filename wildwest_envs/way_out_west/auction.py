@@ -51,7 +51,7 @@ def raise_legal(state: np.void, p: int, i: int) -> bool:
     return np.int64(state["high_bid"]) + np.int64(RAISE_STEPS[i]) <= np.int64(state["cash"][p])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_bid(state: np.void, a: int) -> bool:
     """Apply a raise or a drop of the current bidder; True when the auction has ended and been paid (§6)."""
     p = np.int64(state["current"])
@@ -76,7 +76,7 @@ def apply_bid(state: np.void, a: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _drop_out(state: np.void, p: int) -> None:
     """A dropping player takes the highest-numbered free position of the new order (§6.1)."""
     state["bidding"][p] = 0
@@ -95,7 +95,7 @@ def _n_bidding(state: np.void) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _last_bidder_wins(state: np.void) -> None:
     """The only player still bidding wins position 1 (the last free one), even with a bid of 0 (§6.1)."""
     for p in range(np.int64(state["num_players"])):
@@ -105,7 +105,7 @@ def _last_bidder_wins(state: np.void) -> None:
             emit(state, EV_POSITION_TAKEN, EVERYONE, p, 1, state["bid"][p], TAKEN_LAST_BIDDER)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _close_by_guard(state: np.void) -> None:
     """§6.2: the players still bidding take the best free positions by bid descending, ties by bidding order."""
     n = np.int64(state["num_players"])
@@ -122,7 +122,7 @@ def _close_by_guard(state: np.void) -> None:
         emit(state, EV_POSITION_TAKEN, EVERYONE, best, pos + 1, best_bid, TAKEN_GUARD)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_bidder(state: np.void) -> None:
     """The next player in the bidding order who is still bidding (cyclic)."""
     n = np.int64(state["num_players"])

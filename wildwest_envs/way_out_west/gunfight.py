@@ -76,7 +76,7 @@ def is_fight_town(state: np.void, a: int, t: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_fight(state: np.void, a: int) -> bool:
     """The gunfight box is executable: some town is a legal fight town (§7.2)."""
     for t in range(N_TOWNS):
@@ -85,7 +85,7 @@ def can_fight(state: np.void, a: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def declared_defender(state: np.void, a: int, t: int, x: int) -> int:
     """The defending player of a B&T target is its owner; a farmer has none (§9.1)."""
     if x < N_BT:
@@ -166,7 +166,7 @@ def run_fight(state: np.void) -> bool:
     return finish_fight(state, np.int64(WIN_NOBODY))  # unreachable: the 50-volley guard ends every fight
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_shoot(state: np.void) -> bool:
     """SHOOT at VOLLEY_ATTACKER or VOLLEY_DEFENDER: the volley goes on (§9.4 steps 1-2)."""
     state["gf_step"] = STEP_DEFENDER if state["gf_step"] == STEP_ATTACKER else STEP_SHOOT
@@ -196,7 +196,7 @@ def _defender_size(state: np.void) -> int:
     return np.int64(state["d_virt"]) + np.int64(state["d_sher"]) + np.int64(state["d_cow"]) + np.int64(state["d_farm"])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shoot(state: np.void) -> None:
     """One volley: the smaller side shoots first and removes casualties at once; equal sides fire together (§9.4)."""
     n_a = _attacker_size(state)
@@ -260,7 +260,7 @@ def _kill_defenders(state: np.void, hits: int) -> None:
         emit(state, EV_CASUALTY, EVERYONE, SIDE_DEFENDER, COMBATANT_FARMER, 1, NOBODY)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _volley_outcome(state: np.void) -> int:
     """§9.4 step 4: WIN_* once the fight is decided, -1 while it goes on."""
     a_out = state["a_cow"] == 0  # a sheriff alone cannot win an attack (§16 #28)
@@ -277,7 +277,7 @@ def _volley_outcome(state: np.void) -> int:
 
 
 # ---- retreat (§9.5) ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_retreat(state: np.void) -> bool:
     """RETREAT: the current player concedes; his cowboys in the fight leave to distinct other towns (§9.5)."""
     r = np.int64(state["current"])
@@ -300,13 +300,13 @@ def start_retreat(state: np.void) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def retreat_destination_legal(state: np.void, d: int) -> bool:
     """RETREAT_DESTINATION: any town but the fight town not yet used in this retreat (§9.5)."""
     return d != state["pend_town1"] and (np.int64(state["retreat_used"]) >> d) & 1 == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def retreat_to(state: np.void, d: int) -> bool:
     """One retreating cowboy goes to town d (no stagecoach fare, §8.8); True when the fight is over."""
     r = np.int64(state["retreat_seat"])
@@ -351,7 +351,7 @@ def finish_fight(state: np.void, outcome: int) -> bool:
     return True  # nobody wins, or the farmer side: no Wanted counter
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _attacker_result(state: np.void) -> None:
     """The target result of an attacker win (§9.2): capture, robbery, jail removal, rustling; a farmer is gone."""
     t = np.int64(state["pend_town1"])
@@ -368,7 +368,7 @@ def _attacker_result(state: np.void) -> None:
     # T_FARMER: the farmer that fought already left the game as the casualty that ended the fight (§16 #45)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _capture(state: np.void, a: int, t: int, k: int) -> None:
     """The counter returns to its owner's supply and a's counter of that type takes its place (§9.2)."""
     owner = np.int64(state["bt_owner"][t, k])
@@ -387,7 +387,7 @@ def _remove_counter(state: np.void, t: int, k: int) -> None:
     state["bt_owner"][t, k] = NOBODY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rob_bank(state: np.void, a: int, t: int) -> None:
     """3d6 = R: the owner pays min(R, cash); if he cannot pay R in full the bank is removed (§9.8)."""
     owner = np.int64(state["bt_owner"][t, BANK])
@@ -405,7 +405,7 @@ def _rob_bank(state: np.void, a: int, t: int) -> None:
         _remove_counter(state, t, np.int64(BANK))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rustle(state: np.void, a: int, q: int, t: int) -> None:
     """r = min(2, q's cattle in t, a's cattle supply) of q's counters return; r of a's take their corrals (§9.2)."""
     r = min(np.int64(MAX_RUSTLED), np.int64(state["cattle"][t, q]), np.int64(state["cattle_supply"][a]))
@@ -434,13 +434,13 @@ def award_wanted(state: np.void, w: int) -> bool:
     return True  # nobody else holds one: nothing happens
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def steal_legal(state: np.void, w: int, q: int) -> bool:
     """WANTED_STEAL: another seat holding at least one Wanted counter (§9.7)."""
     return q != w and state["wanted"][q] >= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def steal_wanted(state: np.void, w: int, q: int) -> None:
     """The winner takes one Wanted counter from seat q (§9.7)."""
     state["wanted"][q] -= 1

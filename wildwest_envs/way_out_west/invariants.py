@@ -129,7 +129,7 @@ def first_violation(s: np.void) -> int:
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rounds_allowed(r: int) -> bool:
     for allowed in ALLOWED_ROUNDS:
         if r == allowed:
@@ -137,7 +137,7 @@ def _rounds_allowed(r: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _flow_ok(s: np.void, n: int) -> bool:
     if s["done"]:
         return s["phase"] == PHASE_OVER and s["decision"] == DEC_NONE and s["current"] == NOBODY
@@ -176,7 +176,7 @@ def _counts_ok(board: np.ndarray, supply: np.ndarray, n: int, total: int) -> boo
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bt_ok(s: np.void, n: int) -> bool:
     on_board = np.zeros((MAX_PLAYERS, N_BT), dtype=np.int64)
     for t in range(N_TOWNS):
@@ -197,7 +197,7 @@ def _bt_ok(s: np.void, n: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _capacity_ok(s: np.void) -> bool:
     for t in range(N_TOWNS):
         cattle, size = 0, 0
@@ -211,7 +211,7 @@ def _capacity_ok(s: np.void) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _frontier_ok(s: np.void) -> bool:
     f = np.int64(s["frontier"])
     if f < 0 or f > LAST_TOWN:
@@ -229,7 +229,7 @@ def _frontier_ok(s: np.void) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _farmers_ok(s: np.void, n: int) -> bool:
     on_board = 0
     for t in range(N_TOWNS):
@@ -244,7 +244,7 @@ def _farmers_ok(s: np.void, n: int) -> bool:
     return s["farmers_removed"] >= 0 and on_board + s["farmers_removed"] == used
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wanted_ok(s: np.void, n: int) -> bool:
     total = np.int64(s["wanted_supply"])
     if total < 0:
@@ -256,7 +256,7 @@ def _wanted_ok(s: np.void, n: int) -> bool:
     return total == N_WANTED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _auction_ok(s: np.void, n: int) -> bool:
     if not _order_ok(s["bidding_order"], n) or s["decision"] != DEC_AUCTION_BID:
         return False
@@ -281,7 +281,7 @@ def _auction_ok(s: np.void, n: int) -> bool:
             and s["bidding"][s["current"]] == 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _action_phase_ok(s: np.void, n: int) -> bool:
     if s["phase"] == PHASE_ACTIONS and (s["lap"] < 0 or s["lap"] > 1 or s["turn_index"] < 0
                                         or s["turn_index"] >= n):
@@ -308,7 +308,7 @@ def _action_phase_ok(s: np.void, n: int) -> bool:
     return s["turns_used"][actor] == s["lap"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _setup_ok(s: np.void, n: int) -> bool:
     k = np.int64(s["setup_placed"])
     if k < 0 or k >= START_COWBOYS * n or s["decision"] != DEC_SETUP_PLACE_COWBOY:
@@ -316,7 +316,7 @@ def _setup_ok(s: np.void, n: int) -> bool:
     return s["current"] == s["turn_order"][k % n]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pending_ok(s: np.void, n: int) -> bool:
     if s["pend_box"] < NO_BOX or s["pend_box"] >= N_BOXES:
         return False
@@ -335,7 +335,7 @@ def _pending_ok(s: np.void, n: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gunfight_ok(s: np.void, n: int) -> bool:
     t = np.int64(s["pend_town1"])
     a = np.int64(s["gf_attacker"])
@@ -356,7 +356,7 @@ def _gunfight_ok(s: np.void, n: int) -> bool:
     return s["a_cow"] == s["cowboys"][t, a] and s["d_cow"] == (s["cowboys"][t, q] if q != NOBODY else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dice_ok(s: np.void) -> bool:
     n_forced, pos = np.int64(s["n_forced"]), np.int64(s["forced_pos"])
     if pos < 0 or pos > n_forced or n_forced > N_DIE_QUEUE:

@@ -243,7 +243,7 @@ def _rel(seat: int, o: int, n: int) -> int:
     return (seat - o + n) % n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _global(state: np.void, o: int, n: int, row: np.ndarray) -> None:
     """§12 item 1: round, rounds left, player count, decision, acting seat, lap, frontier, Wanted supply."""
     r = np.int64(state["round"])
@@ -259,7 +259,7 @@ def _global(state: np.void, o: int, n: int, row: np.ndarray) -> None:
     row[_WANTED_SUPPLY] = state["wanted_supply"] / N_WANTED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _town(state: np.void, o: int, n: int, t: int, cols: np.ndarray) -> None:
     """§12 item 2: cowboys and cattle per relative seat, owners, farmers, size, free room, flags."""
     for r in range(n):
@@ -312,7 +312,7 @@ def _auction(state: np.void, o: int, n: int, row: np.ndarray) -> None:
     row[_AUCTION + AUCTION_DECISIONS] = state["auction_decisions"] / MAX_AUCTION_DECISIONS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pending(state: np.void, o: int, n: int, row: np.ndarray) -> None:
     """§12 item 6: the choices made so far in the action being carried out."""
     if state["pend_box"] >= 0:

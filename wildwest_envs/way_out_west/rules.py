@@ -191,7 +191,7 @@ def _enumerate(state: np.void, out: np.ndarray) -> tuple:
     return count, last
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _town_legal(state: np.void, dec: int, p: int, f: int, t: int) -> bool:
     """TOWN_t at a town decision (§13.2 table)."""
     if dec == DEC_SETUP_PLACE_COWBOY or dec == DEC_HIRE_TOWN_1 or dec == DEC_FARMER_TOWN:
@@ -240,7 +240,7 @@ def _apply(state: np.void, a: int) -> None:
         _apply_gunfight_choice(state, dec, p, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_box(state: np.void, p: int, b: int) -> None:
     """The marker goes on box b at once (§13.2); the action's first sub-decision follows (§8)."""
     state["box_user"][b] = p
@@ -249,7 +249,7 @@ def _take_box(state: np.void, p: int, b: int) -> None:
     state["decision"] = _FIRST_DECISION[np.int64(BOX_ACTION[b])]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_action_choice(state: np.void, dec: int, p: int, a: int) -> None:
     """The sub-decisions of buy, hire, move, build and farmer (§8.1-§8.6); the action ends with its last one."""
     t = a - A_TOWN
@@ -286,7 +286,7 @@ def _apply_action_choice(state: np.void, dec: int, p: int, a: int) -> None:
     _end_action_turn(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_gunfight_choice(state: np.void, dec: int, p: int, a: int) -> None:
     """Declaration, sheriff, volleys, retreat and Wanted decisions of a gunfight (§9); the action ends with it."""
     over = False
@@ -320,7 +320,7 @@ def _apply_gunfight_choice(state: np.void, dec: int, p: int, a: int) -> None:
 
 
 # ---- the flow of rounds (§5, §7.1, §10.1) -------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_action_phase(state: np.void) -> None:
     """Phase B: lap 1 starts with turn-order position 1 (§7.1)."""
     state["phase"] = PHASE_ACTIONS
@@ -358,7 +358,7 @@ def _end_action_turn(state: np.void) -> None:
         _end_round(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_round(state: np.void) -> None:
     """Phase C: markers back, income after every third round, then the next auction or the end (§10.1, §11.1)."""
     for b in range(N_BOXES):

@@ -35,7 +35,7 @@ TIEBREAK_CASH_FACTOR = 100  # tie-break key = cash * 100 + B&T counters on board
 
 
 # ---- income (§10.2) -----------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cattle_rate(state: np.void, t: int) -> int:
     """Income of one cattle counter in town t: $2, $1 with a farmer; doubled with a train (§10.2)."""
     rate = CATTLE_INCOME_FARMER if state["farmers"][t] >= 1 else CATTLE_INCOME
@@ -68,7 +68,7 @@ def income_of(state: np.void, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_income(state: np.void) -> None:
     """The bank pays every player his income, all computed on the same board (§10.2)."""
     n = np.int64(state["num_players"])
@@ -82,7 +82,7 @@ def pay_income(state: np.void) -> None:
 
 
 # ---- victory points (§11.2, §11.3) ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cattle_vp_rate(state: np.void, t: int) -> int:
     """VP of one cattle counter in town t: 2 with a train else 1, minus 1 with a farmer (§11.2)."""
     vp = 2 if state["bt_owner"][t, TRAIN] != NOBODY else 1
@@ -146,7 +146,7 @@ def _split_bonus(values: np.ndarray, n: int, minimum: int, bonus: int, out_colum
             out_column[p] += bonus // k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def victory_points(state: np.void, out: np.ndarray) -> None:
     """``out[p]`` = total VP of seat p (§11.3 formula), 0 for absent seats."""
     by_category = np.zeros((MAX_PLAYERS, N_VP_CATEGORIES), dtype=np.int64)
@@ -155,7 +155,7 @@ def victory_points(state: np.void, out: np.ndarray) -> None:
         out[p] = by_category[p].sum()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bt_on_board(state: np.void, p: int) -> int:
     """B&T counters seat p has on the board (the second tie-break, §11.4)."""
     n = 0

@@ -22,7 +22,7 @@ from .eventlog import EV_SETUP_COWBOY
 from .state import NO_BOX, NO_TARGET, NO_TOWN, NOBODY, STEP_ATTACKER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def setup_game(state: np.void, seed: np.uint64, num_players: int, num_rounds: int, start_player: int,
                dice: np.ndarray, auto_forced: bool, max_decisions: int) -> None:
     """Components, money, start player and turn order of a fresh game (§4 steps 1-3, 5), on a record that holds
@@ -46,7 +46,7 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, num_rounds: in
     state["current"] = state["turn_order"][0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_components(state: np.void, n: int) -> None:
     """Each seat takes 9 cowboys, 9 cattle, 3 of each B&T type, a farmer and its starting money (§4 step 1; the
     board is empty, ``state.EMPTY_VALUES``: no piece on it, only San Antonia open for cattle, §4 step 5)."""
@@ -58,7 +58,7 @@ def _deal_components(state: np.void, n: int) -> None:
             state["bt_supply"][p, k] = N_PER_BT_TYPE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear_pending(state: np.void) -> None:
     """No action in progress: the pending choices and the gunfight context are empty (§13.2)."""
     state["pend_box"] = NO_BOX
@@ -83,7 +83,7 @@ def clear_pending(state: np.void) -> None:
     state["retreat_used"] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_setup_cowboy(state: np.void, t: int) -> bool:
     """The setup player puts one cowboy from his supply in town t, no payments; True after the last (§4 step 4)."""
     p = np.int64(state["current"])
