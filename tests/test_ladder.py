@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("sb3_contrib")
@@ -53,6 +55,27 @@ def test_a_small_ladder_writes_its_report_and_picture(tmp_path):
                 assert "n=" in cell and "%" in cell
             if name == other:
                 assert cell == "–"
+
+
+def test_a_journaled_ladder_goes_on_from_its_journal_and_refuses_another_ladders(tmp_path, capsys):
+    """``--journal``: each part's finished games are on disk; started again with more games, the ladder plays only
+    the missing ones (the first games' results are the journal's); another agent list is refused in one line."""
+    from wildwest_envs.training.journal import MatchJournal
+
+    journal, argv = tmp_path / "wow", ["--game", "way_out_west", "--agents", "random", "heuristic", "random",
+                                       "--search-games", "0", "--batch", "6", "--out", str(tmp_path / "ladder")]
+    ladder.main([*argv, "--games", "12", "--journal", str(journal)])
+    fast = tmp_path / "wow.fast.jsonl"
+    first_lines = fast.read_text().splitlines()
+    assert len(first_lines) == 1 + 2  # settings, two batches of 6
+    markdown = ladder.main([*argv, "--games", "18", "--journal", str(journal)])
+    lines = fast.read_text().splitlines()
+    assert lines[:3] == first_lines and len(lines) == 4 and "18 games" in markdown
+    assert MatchJournal(fast, json.loads(lines[0])["settings"]).games == 18
+    with pytest.raises(SystemExit):
+        ladder.main(["--game", "way_out_west", "--agents", "random", "heuristic", "heuristic", "--search-games", "0",
+                     "--games", "6", "--journal", str(journal), "--out", str(tmp_path / "other")])
+    assert "journal of another match" in capsys.readouterr().err
 
 
 def test_bad_ladder_arguments_are_refused():
