@@ -13,7 +13,9 @@ runs cannot be mixed in one file.
 
 Agents that draw random numbers (``random``, the searches) go on from a fresh
 generator after a restart, so a resumed run plays the same deals and seatings as
-an uninterrupted one but not necessarily the same moves.
+an uninterrupted one but not necessarily the same moves. The settings name the
+agents, not their weights: start a new journal when an agent behind a name
+changes (a new shipped network, another checkpoint at the same path).
 """
 
 from __future__ import annotations
