@@ -1,6 +1,6 @@
 """A resumable journal of a long match: finished batches of games on disk, one JSON line each.
 
-``play_matches(..., journal=MatchJournal(path, settings))`` appends every
+``play_matches(..., journal=open_journal(path, ...))`` (``training.tournament``) appends every
 batch it finishes (its first game index, its wall seconds, the ``GameResult``
 of each game) and, started again with the same journal, takes the games already
 there and plays on from the first game that is missing. A run stopped at any

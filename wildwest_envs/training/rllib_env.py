@@ -128,7 +128,7 @@ class TurnBasedGames:
             sub = batch.take(self.states, rows)
             self.game.step(sub, actions)
             batch.put(self.states, rows, sub)
-        finished = self.game.finished(batch.take(self.states, rows))
+        finished = self.game.finished(self.states)[rows]  # three fields: no need to gather the records
         results: list = [None] * len(rows)
         live = np.flatnonzero(~finished)
         for j, obs in zip(live, self._acting_observations(rows[live])):
