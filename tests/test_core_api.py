@@ -167,6 +167,44 @@ def test_step_with_masks_gives_the_legal_masks_of_the_new_position(name, batch, 
             game.step(fused, np.zeros(batch, np.int64), masks=bad)
     assert fused.tobytes() == before
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("batch", [8, 96])  # the serial and the parallel build (core.kernels.SERIAL_BELOW)
+def test_step_with_draws_draws_the_next_actions_as_the_sampler_does(name, batch, parallel_builds):
+    """``step(..., masks=, draws=)`` plays as a separate ``sample_legal`` pass after each step would: the same
+    records, masks, actions (-1 for ended games) and generator states, through whole games, some of them cut by
+    the decision cap; ``draws`` without masks, on a checked step, or of another dtype or length is refused before
+    anything changes."""
+    game = get_game(name)
+    drawn, plain = game.init_batch(batch, 4), game.init_batch(batch, 4)
+    plain["max_decisions"][: batch // 4] = drawn["max_decisions"][: batch // 4] = 5  # some games truncated early
+    sample = LegalSampler(batch, 4)
+    masks = game.legal_mask(drawn)
+    plain_actions = sample(game.legal_mask(plain))
+    actions, rng = plain_actions.copy(), sample.rng.copy()
+    for _ in range(decision_budget(name)):
+        if game.finished(plain).all():
+            break
+        game.step(plain, plain_actions, check=False)
+        game.step(drawn, actions, check=False, masks=masks, draws=rng)
+        assert drawn.tobytes() == plain.tobytes()
+        plain_actions = sample(game.legal_mask(plain))  # a separate pass over the new masks
+        np.testing.assert_array_equal(masks, game.legal_mask(plain))
+        np.testing.assert_array_equal(actions, plain_actions)
+        np.testing.assert_array_equal(rng, sample.rng)
+        np.testing.assert_array_equal(actions[plain["done"]], -1)
+    assert game.finished(plain).all()
+    before = drawn.tobytes()
+    refused = [({"draws": rng}, "draws needs masks"), ({"masks": masks, "draws": rng, "check": True}, "draws needs"),
+               ({"masks": masks, "draws": rng.astype(np.int64)}, "draws must be"),
+               ({"masks": masks, "draws": rng[:-1]}, "draws must be")]
+    for kwargs, message in refused:
+        with pytest.raises(ValueError, match=message):
+            game.step(drawn, actions, **{"check": False, **kwargs})
+    with pytest.raises(ValueError, match="actions must be"):
+        game.step(drawn, actions.astype(np.int32), check=False, masks=masks, draws=rng)
+    assert drawn.tobytes() == before
+
+
 def _trace_of_random_games(game, batch: int, budget: int):
     """Every output of the batch kernels along seeded random games of ``batch``, one byte string at a time.
 

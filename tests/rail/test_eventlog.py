@@ -22,7 +22,7 @@ from tests._events import env_with_events_and_plain, step_beside_twin, step_both
 from wildwest_envs import rail_v0
 from wildwest_envs.core import chance, eventlog
 from wildwest_envs.core.eventlog import DEFAULT_CAPACITY, logged_dtype
-from wildwest_envs.core.kernels import NO_MASKS
+from wildwest_envs.core.kernels import NO_DRAWS, NO_MASKS
 from wildwest_envs.rail import eventlog as rail_eventlog
 from wildwest_envs.rail import game as rail_game
 from wildwest_envs.rail import rules
@@ -572,7 +572,7 @@ def _logged_init(outcomes, seed: int = 3, **options) -> tuple[np.ndarray, np.nda
         states = np.zeros(1, empty.dtype)
         rail_game._INIT(states, np.array([seed], np.uint64), vector, empty, RMAP.kernel_tables)
         chance.write_script(states, values, "random", GAME.name)
-        rail_game._STEP(states, np.array([rules.START]), NO_MASKS, RMAP.kernel_tables)
+        rail_game._STEP(states, np.array([rules.START]), NO_MASKS, NO_DRAWS, RMAP.kernel_tables)
         records.append(states)
     return records[0], records[1]
 

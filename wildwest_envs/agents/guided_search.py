@@ -256,13 +256,10 @@ class GuidedSearchAgent(ISMCTSAgent):
         generators = self.rng.integers(0, 2**64 - 1, size=len(sims), dtype=np.uint64, endpoint=True)
         actions = np.zeros(len(sims), dtype=np.int64)
         masks = np.zeros((len(sims), game.n_actions), dtype=np.int8)
-        over = game.finished(sims)
-        while not over.all():
-            game.legal_mask(sims, masks)
-            _SAMPLE_LEGAL(masks, generators, actions)
-            actions[over] = 0  # ignored by the kernels (finished rows)
-            game.step(sims, actions, check=False)
-            over |= game.finished(sims)
+        game.legal_mask(sims, masks)
+        _SAMPLE_LEGAL(masks, generators, actions)  # -1 for a finished game: the kernels leave it alone
+        while not game.finished(sims).all():  # each step draws the next actions from its new masks (core.kernels)
+            game.step(sims, actions, check=False, masks=masks, draws=generators)
 
     def _play_network(self, sims: np.ndarray) -> None:
         """In place: every seat samples the network's policy for its own observation until every game of

@@ -11,7 +11,7 @@ A game whose rules are written per record (``init_one``, ``legal_mask_one``, ``s
     init(states, seeds, options)   # options: the game's int64 vector (options.OPTIONS, slots data.OPT_*)
     legal_mask(states, out)        # int8 (B, A); all zeros for finished games
     step(states, actions)          # int64 (B,); finished games are skipped
-    step_and_mask(states, actions, masks)  # step, then each game's next legal mask (core.kernels)
+    step_and_mask(states, actions, masks, draws)  # step, then the next legal masks and actions (core.kernels)
     scores(states, out)            # int32 (B, max players): the final score per seat, 0 for absent seats
     tiebreak(states, out)          # int32 (B, max players): the tie-break key per seat, higher is better
 
@@ -42,7 +42,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .kernels import NO_MASKS, dual, finished
+from .kernels import NO_DRAWS, NO_MASKS, dual, finished
+from .sampling import draw_legal
 
 NOBODY = -1  # ``current`` of a record whose first decision is not posed yet
 
@@ -96,15 +97,19 @@ def _legal_mask(states: np.ndarray, out: np.ndarray) -> None:
         legal_mask_one(states[b], out[b])  # noqa: F821
 
 
-def _step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
+def _step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, draws: np.ndarray) -> None:
     """Apply one legal action per unfinished game and advance to its next decision ({spec}).
     Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
-    while its record is still in cache (``core.kernels``)."""
+    while its record is still in cache, and given a generator per game in ``draws`` (not ``NO_DRAWS``),
+    draws the game's next action from that mask into ``actions`` (``core.kernels``)."""
     fused = masks.shape[0] > 0
+    drawn = fused and draws.shape[0] > 0
     for b in prange(states.shape[0]):
         step_one(states[b], actions[b])  # noqa: F821
         if fused:
             legal_mask_one(states[b], masks[b])  # noqa: F821
+            if drawn:
+                actions[b] = draw_legal(masks[b], draws, b)
 
 
 def _scores(states: np.ndarray, out: np.ndarray) -> None:
@@ -174,7 +179,8 @@ def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_on
     """
     bound = {"__builtins__": __builtins__, "prange": prange, "empty_record": empty_record,
              "init_one": _inlined(init_one), "legal_mask_one": _inlined(legal_mask_one),
-             "step_one": _inlined(step_one), "score_seats": score_seats, "tiebreak_seats": tiebreak_seats}
+             "step_one": _inlined(step_one), "draw_legal": draw_legal, "score_seats": score_seats,
+             "tiebreak_seats": tiebreak_seats}
 
     def build(template, spec: str, parallel: bool):
         return njit(cache=True, parallel=parallel)(_game_copy(template, bound, module, spec))
@@ -183,7 +189,7 @@ def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_on
 
     def step(states: np.ndarray, actions: np.ndarray) -> None:
         """``step_and_mask`` without masks."""
-        step_and_mask_kernel(states, actions, NO_MASKS)
+        step_and_mask_kernel(states, actions, NO_MASKS, NO_DRAWS)
 
     step.__module__, step.__qualname__ = module, "step"
     return BatchKernels(init=build(_init, init, True), legal_mask=build(_legal_mask, legal_mask, True),

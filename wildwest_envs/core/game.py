@@ -47,7 +47,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import batch, chance, checks, eventlog, records, serialize, validation
-from .kernels import NO_MASKS, dual, serial
+from .kernels import NO_DRAWS, NO_MASKS, dual, serial
 from .layout import Layout
 from .options import OptionTable
 from .rng import game_seeds
@@ -76,8 +76,9 @@ class Game:
         init_kernel: ``(states, seeds, options int64) -> None`` sets up fresh games.
         legal_mask_kernel, step_kernel, observe_kernel, scores_kernel,
         tiebreak_kernel: the numba batch kernels (see the module docstring); ``step_kernel`` is
-            ``(states, actions, masks)``, ``masks`` either ``core.kernels.NO_MASKS`` or a ``(B, A)``
-            buffer for the new legal masks.
+            ``(states, actions, masks, draws)``, ``masks`` either ``core.kernels.NO_MASKS`` or a ``(B, A)``
+            buffer for the new legal masks, ``draws`` either ``core.kernels.NO_DRAWS`` or one generator
+            state per game, with which the kernel draws each game's next action into ``actions``.
         action_to_string_fn: ``(state, action) -> str`` for any action id.
         render_ansi_fn: ``(state) -> str`` the text board of one record (read-only).
         draw_fn: ``(state, seat) -> str`` the SVG drawing of one record (its ``svg`` module's ``draw``):
@@ -273,7 +274,8 @@ class Game:
         self.legal_mask_kernel(checks.kernel_array(states), out)
         return out
 
-    def step(self, states: np.ndarray, actions, check: bool = True, masks: np.ndarray | None = None) -> None:
+    def step(self, states: np.ndarray, actions, check: bool = True, masks: np.ndarray | None = None,
+             draws: np.ndarray | None = None) -> None:
         """Apply one action per game, in place; finished games are left alone.
 
         With ``check`` (the default) every action of an unfinished game must be
@@ -289,15 +291,27 @@ class Game:
         masks of the new position, as ``legal_mask(states, out=masks)`` would
         give them, in the same pass over the batch (faster than a second call
         for big batches: ``core.kernels``).
+
+        ``draws``: with ``masks`` and ``check=False``, a uint64 ``(B,)`` array of splitmix64
+        generator states (``core.rng.game_seeds``, advanced in place): each game's next action is
+        then drawn uniformly from its new mask into ``actions`` (a writeable C-contiguous int64
+        ``(B,)`` array; -1 for a finished game), as ``core.sampling.sample_legal(masks, draws,
+        actions)`` would draw it, in the same pass (random play and search rollouts).
         """
         self._check_states(states, writeable=True)
         if masks is not None:
             checks.check_out("masks", masks, (len(states), self.n_actions), np.int8)
         out = NO_MASKS if masks is None else masks
+        if draws is not None:
+            if masks is None or check:
+                raise ValueError("draws needs masks and check=False: the next actions are drawn from the new masks "
+                                 "of an unchecked step")
+            checks.check_out("draws", draws, (len(states),), np.uint64)
+            checks.check_out("actions", actions, (len(states),), np.int64)
         work = checks.kernel_array(states)  # a strided batch is stepped as a copy, written back
         if not check:
             actions = checks.kernel_array(np.asarray(actions, np.int64).reshape(-1))
-            self.step_kernel(work, actions, out)
+            self.step_kernel(work, actions, out, NO_DRAWS if draws is None else draws)
         else:
             self.step_checked_chance(work, checks.check_actions(self, work, actions), out)
         if work is not states:
@@ -345,10 +359,10 @@ class Game:
         (``core.chance``); ``masks`` is then left as it was too."""
         scripted = states["n_forced"] > 0
         if not scripted.any():
-            self.step_kernel(states, actions, masks)
+            self.step_kernel(states, actions, masks, NO_DRAWS)
             return
         before, masks_before = batch.take(states, scripted), masks[scripted].copy() if len(masks) else None
-        self.step_kernel(states, actions, masks)
+        self.step_kernel(states, actions, masks, NO_DRAWS)
         over = chance.ran_out(states)
         if over.any():
             batch.put(states, scripted, before)

@@ -26,6 +26,14 @@ loop needs the mask of every new decision, and a record of a big batch is out
 of cache again by the time a separate ``legal_mask`` pass reaches it (a Rail
 record is 30 KB: a batch of 8192 is 250 MB); written by the same loop
 iteration, the record is still in cache. ``Game.step(..., masks=out)`` uses it.
+The kernel is ``step_and_mask(states, actions, masks, draws)``: given one
+splitmix64 state per game in ``draws`` (not the empty ``NO_DRAWS``) as well, it
+then draws each game's next action uniformly from the mask it has just written,
+while that row is still in cache (``core.sampling.draw_legal``, -1 for a
+finished game), into ``actions[b]``: random play and search rollouts
+(``Game.step(..., masks=out, draws=rng)``) need no separate sampling pass, which
+read every mask back from memory (a fifth to a sixth of a random step of Wild West
+Express and Rail at B = 8192, ``benchmarks/results/kernel_profile_*.md``).
 
 Waiting threads. Importing ``wildwest_envs`` sets ``GOMP_SPINCOUNT=1000``
 (unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is already set), so numba's
@@ -75,6 +83,7 @@ def _serial_below(default: int = 64) -> int:
 
 SERIAL_BELOW = _serial_below()  # batches smaller than this run the serial build
 NO_MASKS = np.zeros((0, 0), dtype=np.int8)  # the ``masks`` of a step kernel that writes no legal masks
+NO_DRAWS = np.zeros(0, dtype=np.uint64)  # the ``draws`` of a step kernel that draws no next action
 # (writeable like a caller's buffer: a read-only array is another numba type, so another compilation)
 
 

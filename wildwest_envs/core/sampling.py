@@ -14,36 +14,44 @@ _CHUNK = 64  # the search for the k-th legal action skips whole chunks of this m
 
 @njit(cache=True, parallel=True)
 def sample_legal(masks: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
-    """``out[b]`` = a uniform legal action of row ``b`` (-1 for an all-zero row).
+    """``out[b]`` = a uniform legal action of row ``b`` (-1 for an all-zero row), drawn by ``draw_legal``.
 
     ``rng`` is one splitmix64 state per row, advanced in place, so the samples of
-    a row do not depend on the batch size or the thread that draws them. Masks
-    hold 0 and 1; the search counts 64 actions at a time (vectorized) and picks
-    the k-th legal action of its chunk from a bit mask of the chunk, which matters
-    for large action spaces (Rail: 1,797).
+    a row do not depend on the batch size or the thread that draws them.
     """
     for b in prange(masks.shape[0]):
-        row = masks[b]
-        n_actions = row.shape[0]
-        n_legal = 0
-        for a in range(n_actions):
-            n_legal += row[a]
-        if n_legal == 0:
-            out[b] = -1
-            continue
-        rng[b] = np.uint64(rng[b]) + _GOLDEN
-        hi = mix64(rng[b]) >> np.uint64(32)
-        k = np.int64((hi * np.uint64(n_legal)) >> np.uint64(32))
-        start = 0  # the k-th (from 0) legal action lies at or after start
-        while start + _CHUNK <= n_actions:
-            in_chunk = 0
-            for a in range(start, start + _CHUNK):
-                in_chunk += row[a]
-            if k < in_chunk:
-                break
-            k -= in_chunk
-            start += _CHUNK
-        out[b] = _kth_legal(row, start, min(start + _CHUNK, n_actions), k)
+        out[b] = draw_legal(masks[b], rng, b)
+
+
+@njit(cache=True, inline="always")
+def draw_legal(row: np.ndarray, rng: np.ndarray, b: int) -> int:
+    """A uniform legal action of the mask ``row`` (-1 when it has none), drawn with the splitmix64 state
+    ``rng[b]``, which advances only when there is a legal action.
+
+    Masks hold 0 and 1; the search counts 64 actions at a time (vectorized) and picks
+    the k-th legal action of its chunk from a bit mask of the chunk, which matters
+    for large action spaces (Rail: 1,797). A game's step kernel draws the next
+    action with it while the mask it has just written is in cache (``core.kernels``).
+    """
+    n_actions = row.shape[0]
+    n_legal = 0
+    for a in range(n_actions):
+        n_legal += row[a]
+    if n_legal == 0:
+        return -1
+    rng[b] = np.uint64(rng[b]) + _GOLDEN
+    hi = mix64(rng[b]) >> np.uint64(32)
+    k = np.int64((hi * np.uint64(n_legal)) >> np.uint64(32))
+    start = 0  # the k-th (from 0) legal action lies at or after start
+    while start + _CHUNK <= n_actions:
+        in_chunk = 0
+        for a in range(start, start + _CHUNK):
+            in_chunk += row[a]
+        if k < in_chunk:
+            break
+        k -= in_chunk
+        start += _CHUNK
+    return _kth_legal(row, start, min(start + _CHUNK, n_actions), k)
 
 
 @njit(cache=True, inline="always")
@@ -71,3 +79,10 @@ class LegalSampler:
         """One legal action per row of ``masks`` (-1 for rows without any)."""
         _SAMPLE_LEGAL(masks, self.rng, self.out)
         return self.out
+
+    def redraw(self, masks: np.ndarray, rows: np.ndarray) -> None:
+        """Draw the actions of the games ``rows`` again, from their rows of ``masks`` (re-dealt games, when
+        ``Game.step(..., draws=self.rng)`` draws the others' next actions into ``self.out``)."""
+        rng, out = self.rng[rows], self.out[rows]
+        _SAMPLE_LEGAL(masks[rows], rng, out)
+        self.rng[rows], self.out[rows] = rng, out

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.chance import Chance, die
 from ..core.game import Game
-from ..core.kernels import NO_MASKS, dual, serial
+from ..core.kernels import NO_DRAWS, NO_MASKS, dual, serial
 from . import invariants, names, observation, positions, render, rules, svg
 from .data import DEFAULT_MAP, MAX_PLAYERS, MIN_PLAYERS, OPT_DISTINCT_DIRS, START_RULES, n_actions
 from .eventlog import EVENT_KINDS
@@ -60,13 +60,13 @@ def make_game(rail_map: RailMap | str | Path = DEFAULT_MAP, name: str = "rail_v0
         vector = vector.copy()
         vector[OPT_DISTINCT_DIRS] = start_rule  # the map's start rule travels with the options
         _INIT(states, seeds, vector, empty, mp)
-        _STEP(states, np.full(len(states), rules.START, dtype=np.int64), NO_MASKS, mp)
+        _STEP(states, np.full(len(states), rules.START, dtype=np.int64), NO_MASKS, NO_DRAWS, mp)
 
     def legal_mask_kernel(states: np.ndarray, out: np.ndarray) -> None:
         _LEGAL_MASK(states, out, mp)
 
-    def step_kernel(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> None:
-        _STEP(states, actions, masks, mp)
+    def step_kernel(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, draws: np.ndarray) -> None:
+        _STEP(states, actions, masks, draws, mp)
 
     def observe_kernel(states: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         _OBSERVE(states, seats, out, mp, static, offsets)

@@ -8,7 +8,7 @@ record take its record ``mp = maps[0]``, the map's ``tables``)::
     step(states, START, maps)             # START (-1) for every game: play up to the first decision
     legal_mask(states, out, maps)         # int8 (B, A); all zeros for finished games (§11.2)
     step(states, actions, maps)           # int64 (B,); finished games are skipped
-    step_and_mask(states, actions, masks, maps)  # step, then each game's next legal mask (core.kernels)
+    step_and_mask(states, actions, masks, draws, maps)  # step, then the next legal masks and actions (core.kernels)
     scores(states, out)                   # int32 (B, 6): balances (§8), 0 for absent seats
     tiebreak(states, out)                 # int32 (B, 6): zeros (ties share the win, §8)
 
@@ -53,7 +53,8 @@ from numba import njit, prange
 
 from ..core.engine import mark, start_record
 from ..core.eventlog import EVERYONE, emit
-from ..core.kernels import NO_MASKS, finished
+from ..core.kernels import NO_DRAWS, NO_MASKS, finished
+from ..core.sampling import draw_legal
 from .intrinsics import borrowed, prefetch, prefetch_field
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
@@ -104,10 +105,13 @@ def legal_mask(states: np.ndarray, out: np.ndarray, maps: np.ndarray) -> None:
 
 
 @njit(cache=True, parallel=True)
-def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, maps: np.ndarray) -> None:
+def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, draws: np.ndarray,
+                  maps: np.ndarray) -> None:
     """Apply one legal action per unfinished game and advance to its next decision; given a row of ``masks`` per
-    game (not ``NO_MASKS``), also write each game's next legal mask there while its record is in cache."""
+    game (not ``NO_MASKS``), also write each game's next legal mask there while its record is in cache, and given
+    a generator per game in ``draws`` (not ``NO_DRAWS``), draw its next action from that mask into ``actions``."""
     fused = masks.shape[0] > 0
+    drawn = fused and draws.shape[0] > 0
     rows = borrowed(masks)
     no_row = rows.reshape(-1)[:0]  # an empty row: the step only counts legal actions
     n = states.shape[0]
@@ -117,11 +121,13 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, ma
         if b + 1 < n:
             prefetch_record(states[b + 1], actions[b + 1], maps[0])
         step_one(states[b], actions[b], maps[0], rows[b] if fused else no_row)
+        if drawn:
+            actions[b] = draw_legal(rows[b], draws, b)
 
 
 def step(states: np.ndarray, actions: np.ndarray, maps: np.ndarray) -> None:
     """``step_and_mask`` without masks."""
-    step_and_mask(states, actions, NO_MASKS, maps)
+    step_and_mask(states, actions, NO_MASKS, NO_DRAWS, maps)
 
 
 @njit(cache=True)
