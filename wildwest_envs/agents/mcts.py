@@ -30,8 +30,9 @@ determinized UCT over the game's flat action space.
   the seat that chose it).
 * **Batching.** Iterations run in waves of ``wave`` (default 25): a wave
   samples its determinizations in one ``resample_hidden`` call and plays
-  them in lockstep with the batched kernels (``legal_mask``/``step`` on the
-  whole wave, numba random actions for the rollout rows). Rows of one wave
+  them in lockstep with the batched kernels (one ``step`` of the whole wave
+  a move, which also writes the next legal masks and draws the rollout rows'
+  next random actions, ``core.kernels``). Rows of one wave
   select one after another with *virtual visits* (a visit is counted when an
   action is selected; its return is added at backup), so they spread over the
   tree instead of all following the same path.
@@ -150,10 +151,10 @@ class ISMCTSAgent(BatchAgent):
         nodes: list[_Node | None] = [root] * width
         paths: list[list[tuple[_Node, int, int]]] = [[] for _ in range(width)]
         masks = np.zeros((width, game.n_actions), dtype=np.int8)
+        game.legal_mask(sims, masks)
+        _SAMPLE_LEGAL(masks, rollout_rng, actions)  # the rollout rows' actions; each step draws the next ones
         over = game.finished(sims)
         while not over.all():
-            game.legal_mask(sims, masks)
-            _SAMPLE_LEGAL(masks, rollout_rng, actions)
             current = game.current_player(sims)
             for i in range(width):
                 node = nodes[i]
@@ -170,7 +171,7 @@ class ISMCTSAgent(BatchAgent):
                 else:
                     nodes[i] = child
             actions[over] = 0  # ignored by the kernels (finished rows, ended or at the decision cap)
-            game.step(sims, actions, check=False)
+            game.step(sims, actions, check=False, masks=masks, draws=rollout_rng)  # the next masks and draws
             over |= game.finished(sims)
         returns = game.returns(sims, self.reward_mode)  # 0 for a rollout cut by the decision cap (core.game)
         for i in range(width):
