@@ -65,10 +65,11 @@ def evaluate_random(name: str, num_players: int, n_games: int, seed: int, batch:
             size = min(batch, n_games - played)
             states = game.init_batch(size, seed, offset=played, num_players=num_players)
             sample = LegalSampler(size, seed + played)
+            masks = game.legal_mask(states)
+            actions = sample(masks)
             while not game.finished(states).all():
-                actions = sample(game.legal_mask(states))
                 decisions += int((actions >= 0).sum())
-                game.step(states, actions, check=False)
+                game.step(states, actions, check=False, masks=masks, draws=sample.rng)  # next masks and actions
             wins += (game.returns(states, "win")[:, :num_players] > 0).sum(axis=0)
             score_sum += game.scores(states)[:, :num_players].sum(axis=0)
             played += size
