@@ -8,9 +8,9 @@ Measures random legal play (decisions per second, mask and sampling included):
   ``backgammon`` through its Python API;
 * each game through its PettingZoo AEC API;
 * each game through its batched engine at B = 1, 1024 and 8192 on 1 and 2
-  threads (``step(..., masks=, draws=)``, which writes the next legal masks
-  and draws the next actions from them in the same pass; finished games
-  re-dealt in place, with their masks and actions), timed in the steady state: after a warm-up in which as many games
+  threads (``sample_legal`` -> ``step(..., masks=)``, which writes the next
+  legal masks in the same pass; finished games re-dealt in place, with their
+  masks), timed in the steady state: after a warm-up in which as many games
   have finished as the batch holds, so that the batch mixes every stage of a
   game as a long run does (timed from a fresh deal, a big batch would be
   measured on the opening moves alone);
@@ -114,16 +114,14 @@ def batched_random_play(game, batch_size: int, threads: int, seconds: float, see
     masks = game.legal_mask(states)
     sample = LegalSampler(batch_size, seed)
 
-    actions = sample(masks)
-
     def one_step() -> int:
+        actions = sample(masks)
         live = int(np.count_nonzero(actions >= 0))
-        game.step(states, actions, check=False, masks=masks, draws=sample.rng)  # draws the next actions too
+        game.step(states, actions, check=False, masks=masks)
         ended = np.flatnonzero(game.finished(states))
         if len(ended):
             fresh = dealer.deal_into(states, ended)
             masks[ended] = game.legal_mask(fresh)
-            sample.redraw(masks, ended)
         return live
 
     start = time.perf_counter()  # warm-up (compilation is measured separately), then the steady state

@@ -31,9 +31,13 @@ splitmix64 state per game in ``draws`` (not the empty ``NO_DRAWS``) as well, it
 then draws each game's next action uniformly from the mask it has just written,
 while that row is still in cache (``core.sampling.draw_legal``, -1 for a
 finished game), into ``actions[b]``: random play and search rollouts
-(``Game.step(..., masks=out, draws=rng)``) need no separate sampling pass, which
-read every mask back from memory (a fifth to a sixth of a random step of Wild West
-Express and Rail at B = 8192, ``benchmarks/results/kernel_profile_*.md``).
+(``Game.step(..., masks=out, draws=rng)``) make one call a move instead of three
+(``legal_mask``, ``sample_legal``, ``step``). Measured on the 2-core machine: the
+searches' small batches 0-12% faster a decision (Colt Express ``mcts:200`` level,
+``mcts+pretrained:200`` 12%, Way Out West ``mcts:200`` 7%); at B = 8192, where the
+separate sampler reads every mask back from memory, no gain above the run-to-run
+noise (about ±20% on that machine), so ``benchmarks/throughput.py`` keeps the
+separate pass of its earlier tables.
 
 Waiting threads. Importing ``wildwest_envs`` sets ``GOMP_SPINCOUNT=1000``
 (unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is already set), so numba's

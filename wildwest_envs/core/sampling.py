@@ -79,10 +79,3 @@ class LegalSampler:
         """One legal action per row of ``masks`` (-1 for rows without any)."""
         _SAMPLE_LEGAL(masks, self.rng, self.out)
         return self.out
-
-    def redraw(self, masks: np.ndarray, rows: np.ndarray) -> None:
-        """Draw the actions of the games ``rows`` again, from their rows of ``masks`` (re-dealt games, when
-        ``Game.step(..., draws=self.rng)`` draws the others' next actions into ``self.out``)."""
-        rng, out = self.rng[rows], self.out[rows]
-        _SAMPLE_LEGAL(masks[rows], rng, out)
-        self.rng[rows], self.out[rows] = rng, out
