@@ -419,6 +419,36 @@ def test_bad_rollout_weights_are_refused():
             GuidedSearchAgent(get_game(GAME), network, rollout_weight=weight)
 
 
+def test_the_prior_temperature_flattens_the_prior_and_keeps_its_order():
+    """The prior is the softmax of the network's logits over the temperature: 1 is the network's policy, 3 a flatter
+    one (higher entropy) that ranks the legal actions the same way; a temperature that is not positive is refused."""
+    game = get_game(GAME)
+    network = make_agent("pretrained", GAME)
+    states = _positions(GAME, 4, seed=8)
+    masks = game.legal_mask(states)
+    actors = game.current_player(states).astype(np.int64)
+    policy = network.policy
+    obs = torch.as_tensor(game.observe(states, actors))
+    with torch.no_grad():
+        own = policy.get_distribution(obs, action_masks=masks.astype(bool)).distribution.probs.numpy()
+    sharp, _ = GuidedSearchAgent(game, network).evaluate(states, actors, masks, with_values=False)
+    flat, _ = GuidedSearchAgent(game, network, prior_temperature=3.0).evaluate(states, actors, masks, with_values=False)
+    np.testing.assert_allclose(sharp, own, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(flat.sum(axis=1), 1.0)
+    assert (flat[masks == 0] == 0).all()
+
+    def entropy(p):
+        return -(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)).sum(axis=1)
+
+    assert (entropy(flat) > entropy(sharp)).all()
+    for row in range(len(states)):
+        legal = np.flatnonzero(masks[row])
+        assert (np.argsort(-flat[row, legal], kind="stable") == np.argsort(-sharp[row, legal], kind="stable")).all()
+    for temperature in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="prior_temperature"):
+            GuidedSearchAgent(game, network, prior_temperature=temperature)
+
+
 def test_bad_guided_specs_are_refused():
     for spec in ("mcts+pretrained:0", "mcts+pretrained:x", "mcts+pretrained:-3"):
         with pytest.raises(ValueError, match="positive integer"):

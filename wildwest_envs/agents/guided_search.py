@@ -107,7 +107,7 @@ class GuidedSearchAgent(ISMCTSAgent):
 
     def __init__(self, game, network, simulations: int = 200, seed: int = 0, exploration: float = 1.5,
                  wave: int = 16, name: str = "mcts+pretrained", rollout_weight: float = 0.0,
-                 reward_mode: str | None = None, rollout_policy: str = "random"):
+                 reward_mode: str | None = None, rollout_policy: str = "random", prior_temperature: float = 1.0):
         """Build the agent.
 
         Args:
@@ -122,9 +122,13 @@ class GuidedSearchAgent(ISMCTSAgent):
             reward_mode: the ``game.returns`` mode backed up (default: the network's, see the module docstring).
             rollout_policy: who plays the rollouts: ``"random"`` (uniform legal actions) or ``"network"``
                 (every seat samples from the network's policy for its own observation).
+            prior_temperature: the network's logits are divided by it before the softmax (above 1 a flatter
+                prior, so the search tries more of the moves the network rates low).
         """
         if not 0.0 <= rollout_weight <= 1.0:
             raise ValueError(f"rollout_weight must lie in [0, 1], got {rollout_weight}")
+        if not prior_temperature > 0.0:
+            raise ValueError(f"prior_temperature must be positive, got {prior_temperature}")
         if rollout_policy not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout_policy must be one of {ROLLOUT_POLICIES}, got {rollout_policy!r}")
         trained_on = (getattr(network, "config", None) or {}).get("reward_mode", "win")
@@ -134,6 +138,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         self.name = name
         self.rollout_weight = float(rollout_weight)
         self.rollout_policy = rollout_policy
+        self.prior_temperature = float(prior_temperature)
 
     def _new_root(self, state: np.void, seat: int, mask: np.ndarray) -> _PuctNode:
         """The root, with the network's prior and value for ``seat`` at a determinization of ``state`` (its
@@ -179,8 +184,9 @@ class GuidedSearchAgent(ISMCTSAgent):
         policy = self.network.policy
         with torch.no_grad():
             tensor = torch.as_tensor(obs)
-            latent = policy.mlp_extractor.forward_actor(policy.extract_features(tensor[:b], policy.pi_features_extractor))
-            logits = policy.action_net(latent).masked_fill(torch.as_tensor(np.asarray(masks) == 0), -torch.inf)
+            features = policy.extract_features(tensor[:b], policy.pi_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features)) / self.prior_temperature
+            logits = logits.masked_fill(torch.as_tensor(np.asarray(masks) == 0), -torch.inf)
             probs = torch.softmax(logits, dim=1).numpy().astype(np.float64)
             value = policy.predict_values(tensor[b:]).numpy().reshape(-1).astype(np.float64) if with_values else 0.0
         values = np.zeros(b * n_seats)
