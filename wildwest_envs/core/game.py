@@ -295,7 +295,7 @@ class Game:
         ``draws``: with ``masks`` and ``check=False``, a uint64 ``(B,)`` array of splitmix64
         generator states (``core.rng.game_seeds``, advanced in place): each game's next action is
         then drawn uniformly from its new mask into ``actions`` (a writeable C-contiguous int64
-        ``(B,)`` array; -1 for a finished game), as ``core.sampling.sample_legal(masks, draws,
+        ``(B,)`` array; -1 for an ended game), as ``core.sampling.sample_legal(masks, draws,
         actions)`` would draw it, in the same pass (random play and search rollouts).
         """
         self._check_states(states, writeable=True)

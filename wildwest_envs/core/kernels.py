@@ -29,8 +29,8 @@ iteration, the record is still in cache. ``Game.step(..., masks=out)`` uses it.
 The kernel is ``step_and_mask(states, actions, masks, draws)``: given one
 splitmix64 state per game in ``draws`` (not the empty ``NO_DRAWS``) as well, it
 then draws each game's next action uniformly from the mask it has just written,
-while that row is still in cache (``core.sampling.draw_legal``, -1 for a
-finished game), into ``actions[b]``: random play and search rollouts
+while that row is still in cache (``core.sampling.draw_legal``, -1 for an
+ended game), into ``actions[b]``: random play and search rollouts
 (``Game.step(..., masks=out, draws=rng)``) make one call a move instead of three
 (``legal_mask``, ``sample_legal``, ``step``). Measured on the 2-core machine: the
 searches' small batches 0-12% faster a decision (Colt Express ``mcts:200`` level,
