@@ -407,6 +407,14 @@ def test_the_spec_rolls_out_as_its_game_says(monkeypatch):
     assert make_agent("mcts+pretrained", "way_out_west").rollout_policy == "random"
 
 
+def test_the_spec_flattens_the_prior_as_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    assert make_agent("mcts+pretrained:8", GAME).prior_temperature == 4.0
+    assert make_agent("mcts+pretrained", "way_out_west").prior_temperature == 1.0
+    monkeypatch.setitem(guided_search.PRIOR_TEMPERATURES, "way_out_west_v0", 2.5)
+    assert make_agent("mcts+pretrained", "way_out_west").prior_temperature == 2.5
+
+
 def test_bad_rollout_policies_are_refused():
     with pytest.raises(ValueError, match="rollout_policy"):
         GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), rollout_policy="heuristic")

@@ -69,6 +69,12 @@ ROLLOUT_WEIGHTS: dict[str, float] = {"colt_express_v0": 1.0}
 # network's rollouts 52.9% at 10.1 s: no game plays them by default
 ROLLOUT_POLICY: dict[str, str] = {}
 ROLLOUT_POLICIES = ("random", "network")
+# The prior's temperature for the spec "mcts+pretrained[:N]", per game (1, the network's policy as trained, where
+# absent). Colt Express at 200 simulations against mcts:200 on the same deals (benchmarks/results/
+# colt_express_3p_guided_vs_mcts200.md, seeds 21 and 22): temperature 4 finishes ahead in 55.0% [51.3%, 58.6%] of
+# 720 meetings, temperature 1 in 51.3%, temperature 2 in 49.4% of 240 (the greedy network is overconfident in the
+# positions a searching opponent reaches; a flatter prior lets the rollouts overrule it)
+PRIOR_TEMPERATURES: dict[str, float] = {"colt_express_v0": 4.0}
 
 
 class _PuctNode:
@@ -289,4 +295,4 @@ class GuidedSearchAgent(ISMCTSAgent):
         return np.minimum(chosen, probs.shape[1] - 1).astype(np.int64)
 
 
-__all__ = ["ROLLOUT_POLICIES", "ROLLOUT_POLICY", "ROLLOUT_WEIGHTS", "GuidedSearchAgent"]
+__all__ = ["PRIOR_TEMPERATURES", "ROLLOUT_POLICIES", "ROLLOUT_POLICY", "ROLLOUT_WEIGHTS", "GuidedSearchAgent"]

@@ -7,7 +7,7 @@
 | ``mcts`` / ``mcts:<simulations>`` | ``agents.mcts.ISMCTSAgent(game, simulations, seed)`` (default 200) |
 | ``pretrained`` | the network shipped for the game and player count (``agents.pretrained.load_shipped``) |
 | ``pretrained:<path>`` | a network file written by ``agents.pretrained.export_pretrained`` |
-| ``mcts+pretrained`` / ``mcts+pretrained:<simulations>`` | ``agents.guided_search.GuidedSearchAgent``: ISMCTS with the shipped network's prior, and its value mixed with a rollout's return (the game's ``ROLLOUT_WEIGHTS``; rollouts random, or by the network where ``ROLLOUT_POLICY`` says) at the leaves (default 200 simulations) |
+| ``mcts+pretrained`` / ``mcts+pretrained:<simulations>`` | ``agents.guided_search.GuidedSearchAgent``: ISMCTS with the shipped network's prior, and its value mixed with a rollout's return (the game's ``ROLLOUT_WEIGHTS``; rollouts random, or by the network where ``ROLLOUT_POLICY`` says) at the leaves, the prior flattened by the game's ``PRIOR_TEMPERATURES`` (default 200 simulations) |
 | ``human`` | ``agents.human.HumanAgent(game)`` (stdin / stdout) |
 | ``<path>`` or ``policy:<path>`` | ``agents.policy.PolicyAgent.load(path)``: a ``.zip`` or a run directory |
 | ``rllib:<path>`` | ``agents.rllib_policy.RLlibPolicyAgent.load(path)``: an RLlib run directory or checkpoint (needs ray) |
@@ -133,13 +133,14 @@ def _pretrained(spec: str, game_name: str, seed: int, deterministic: bool, num_p
 
 
 def _guided(spec: str, game_name: str, seed: int, num_players: int | None):
-    from .guided_search import ROLLOUT_POLICY, ROLLOUT_WEIGHTS, GuidedSearchAgent
+    from .guided_search import PRIOR_TEMPERATURES, ROLLOUT_POLICY, ROLLOUT_WEIGHTS, GuidedSearchAgent
     simulations = _simulations(spec, GUIDED_PREFIX)
     network = _pretrained(PRETRAINED, game_name, seed, True, num_players)
     return GuidedSearchAgent(get_game(game_name), network, simulations=simulations, seed=seed,
                              name=spec if ":" in spec else GUIDED_PREFIX,
                              rollout_weight=ROLLOUT_WEIGHTS.get(game_name, 0.0),
-                             rollout_policy=ROLLOUT_POLICY.get(game_name, "random"))
+                             rollout_policy=ROLLOUT_POLICY.get(game_name, "random"),
+                             prior_temperature=PRIOR_TEMPERATURES.get(game_name, 1.0))
 
 
 def _import(module_name: str, class_name: str, what: str):
