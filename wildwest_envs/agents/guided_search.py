@@ -10,7 +10,9 @@ network (``agents.policy.PolicyAgent``):
 * **Selection (PUCT, as in AlphaZero).** At a node, the acting seat picks the
   legal action maximising ``Q(a) + c * P(a) * sqrt(sum_b N(b)) / (1 + N(a))``
   over the actions legal in this determinization. ``P`` is the network's
-  masked policy for the actor's observation, computed when the node is first
+  masked policy for the actor's observation (its logits divided by
+  ``prior_temperature`` first: the spec takes the game's ``PRIOR_TEMPERATURES``,
+  4 in Colt Express, 1 elsewhere), computed when the node is first
   reached (for the searching seat's own nodes every determinization gives the
   same observation; an opponent's node takes the view of the determinization
   that reached it first). An action not yet tried is valued at the node's own
