@@ -344,7 +344,7 @@ def test_a_small_budget_plays_the_best_prior_among_equally_visited_moves():
 @pytest.mark.parametrize("game_name", GAME_NAMES)
 def test_the_search_reads_the_networks_own_policy_and_values(game_name):
     """``evaluate`` (the search's lean forward pass) gives the probabilities of the network's masked distribution
-    and its critic's values, as ``MaskableActorCriticPolicy`` computes them."""
+    (at the spec's prior temperature) and its critic's values, as ``MaskableActorCriticPolicy`` computes them."""
     game = get_game(game_name)
     agent = make_agent("mcts+pretrained:4", game_name, num_players=3)
     states = _positions(game_name, 5, seed=3)
@@ -354,7 +354,8 @@ def test_the_search_reads_the_networks_own_policy_and_values(game_name):
     policy = agent.network.policy
     with torch.no_grad():
         own = torch.as_tensor(game.observe(states, actors))
-        expected = policy.get_distribution(own, action_masks=masks.astype(bool)).distribution.probs.numpy()
+        log_probs = policy.get_distribution(own, action_masks=masks.astype(bool)).distribution.logits
+        expected = torch.softmax(log_probs / agent.prior_temperature, dim=1).numpy()
         critic = [policy.predict_values(torch.as_tensor(game.observe(states, np.full(len(states), s)))).numpy()[:, 0]
                   for s in range(3)]
     np.testing.assert_allclose(priors, expected, atol=1e-6)
