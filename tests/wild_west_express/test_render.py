@@ -61,7 +61,7 @@ def test_action_names_over_random_games_are_unique_and_invert(n):
     states = random_states(n)
     picks = np.linspace(0, len(states) - 1, NAMED_STATES).astype(int)
     masks = np.zeros((len(states), D.N_ACTIONS), np.int8)
-    rules.legal_mask(states, masks)
+    rules.legal_mask(states.copy(), masks)  # a writeable copy: no build for read-only records
     rng = np.random.default_rng(n)
     for b in picks:
         names = all_names(states[b:b + 1])

@@ -53,7 +53,7 @@ from numba import njit, prange
 
 from ..core.engine import mark, start_record
 from ..core.eventlog import EVERYONE, emit
-from ..core.kernels import NO_DRAWS, NO_MASKS, finished
+from ..core.kernels import NO_DRAWS, NO_MASKS, dual, finished
 from ..core.sampling import draw_legal
 from .intrinsics import borrowed, prefetch, prefetch_field
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
@@ -126,8 +126,12 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, dr
 
 
 def step(states: np.ndarray, actions: np.ndarray, maps: np.ndarray) -> None:
-    """``step_and_mask`` without masks."""
-    step_and_mask(states, actions, NO_MASKS, NO_DRAWS, maps)
+    """``step_and_mask`` without masks, in the build for the batch's size (``core.kernels.dual``: a batch of one
+    must not compile the parallel build)."""
+    step_and_mask_by_size(states, actions, NO_MASKS, NO_DRAWS, maps)
+
+
+step_and_mask_by_size = dual(step_and_mask)  # the serial build for small batches (core.kernels)
 
 
 @njit(cache=True)
