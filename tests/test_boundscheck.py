@@ -1,7 +1,9 @@
 """Numba kernels do not check array bounds: run random games with bounds checking switched on.
 
-A separate process (``tests._boundscheck_runs``) compiles every kernel with ``NUMBA_BOUNDSCHECK=1`` into its own
-cache folder (so no unchecked build is reused) and plays a few thousand seeded random
+The whole suite compiles its kernels with ``NUMBA_BOUNDSCHECK=1`` (``tests/conftest.py``, into the cache folder
+``BOUNDSCHECK_CACHE``, never beside the sources); these tests are the ones that go looking for an index out of
+range. A separate process (``tests._boundscheck_runs``), started with the same settings and so loading the
+builds the game's other tests compiled, plays a few thousand seeded random
 games of every registered game at every player count, with the invariants checked
 after every step. An out-of-range index then raises ``IndexError`` instead of
 silently corrupting memory. Long games play fewer games (about the same number of
@@ -14,12 +16,11 @@ run mid-game.
 A second test loads saved states mutated field by field and byte by byte
 (``tests._mutations``) under bounds checking: every state that loads must go
 through every kernel without an index error (the loader's validation must prove
-every index in range before a kernel sees it). The checked builds go to one cache
-folder (``BOUNDSCHECK_CACHE``, kept between runs), so the two tests compile them once.
+every index in range before a kernel sees it).
 
-Compiling every kernel with bounds checks takes minutes (it is most of these tests' time). The suite's two
-pytest-xdist workers keep the tests of one game's checked build together (``conftest.xdist_group_of``), so it is
-compiled once, while the other worker runs the rest of the suite.
+The suite's two pytest-xdist workers keep these tests with the rest of their game's tests
+(``conftest.xdist_group_of``), so the process finds the game's builds in the cache instead of compiling them
+while the game's other tests compile the same ones on the other worker.
 """
 
 from __future__ import annotations
@@ -28,17 +29,14 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import GAME_NAMES
+from tests.conftest import BOUNDSCHECK_CACHE, GAME_NAMES
 
 DECISIONS_PER_COUNT = 50_000  # random decisions per player count (Colt Express: 500 games)
 ROOT = Path(__file__).resolve().parent.parent
-BOUNDSCHECK_CACHE = Path(os.environ.get("WILDWEST_BOUNDSCHECK_CACHE",
-                                        Path(tempfile.gettempdir()) / "wildwest_envs_numba_boundscheck"))
 MUTATIONS = 600  # mutated saved states loaded per game
 
 def run_bounds_checked(args: list[str], timeout: int = 1500, threads: int | None = None) -> subprocess.CompletedProcess:

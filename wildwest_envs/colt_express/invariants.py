@@ -52,6 +52,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.fields import INT32_MAX, LAST_SEAT, Bound, field_bound, first, leading_rows, range_errors
+from ..core.kernels import serial
 from ..core.rng import N_FORCED
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, CARD_COPIES, CARRIAGE_JEWELS, CARRIAGE_PURSES, DEC_BULLETS,
                    DEC_KEEP, DEC_MOVE_DEST, DEC_NONE, DEC_PLAN, IN, LARGE_GROUP_CARDS, LOCOMOTIVE_TYPE, MARSHAL,
@@ -665,6 +666,6 @@ def validate_state(state) -> list[str]:
     if errors:
         return errors
     codes = np.zeros(1, dtype=np.int32)
-    check_invariants(batch, codes)
+    serial(check_invariants)(batch, codes)  # one record: the serial build (core.kernels.serial)
     code = int(codes[0])
     return [] if code == OK else [f"invariant {code}: {INVARIANT_MESSAGES[code]}"]

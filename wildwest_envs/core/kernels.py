@@ -122,12 +122,18 @@ def _is_parallel_build(kernel) -> bool:
     return hasattr(kernel, "py_func") and bool(getattr(kernel, "targetoptions", {}).get("parallel"))
 
 
+_DUAL_OF: dict = {}  # parallel kernel -> its one DualKernel, so that a process holds one serial build of each
+
+
 def dual(kernel):
     """Wrap a parallel numba batch kernel in a ``DualKernel``; pass anything else through unchanged (a plain
-    function, a serial numba kernel: a serial copy of it would only compile the same code twice)."""
+    function, a serial numba kernel: a serial copy of it would only compile the same code twice). Every call for
+    one kernel returns the same ``DualKernel``: its serial build compiles (or loads from the cache) once."""
     if isinstance(kernel, DualKernel) or not _is_parallel_build(kernel):
         return kernel
-    return DualKernel(kernel)
+    if kernel not in _DUAL_OF:
+        _DUAL_OF[kernel] = DualKernel(kernel)
+    return _DUAL_OF[kernel]
 
 
 def serial(kernel):
@@ -141,7 +147,7 @@ def serial(kernel):
         return kernel.serial
     if not _is_parallel_build(kernel):
         return kernel
-    return DualKernel(kernel).serial
+    return dual(kernel).serial
 
 
 @njit(cache=True, inline="always")
