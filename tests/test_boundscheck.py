@@ -8,10 +8,10 @@ games of every registered game at every player count, with the invariants checke
 after every step. An out-of-range index then raises ``IndexError`` instead of
 silently corrupting memory. Long games play fewer games (about the same number of
 decisions per player count, ``DECISIONS_PER_COUNT``), never fewer than
-``tests._boundscheck_runs.MIN_GAMES_PER_COUNT``. The serial build of every kernel runs on live games (a big batch
-and a batch of 4, as the PettingZoo env uses them; the parallel build indexes the same arrays
-the same way, ``tests._boundscheck_runs``), every seat is observed in turn, and the determinizer, reseeding, scores and the JSON round trip
-run mid-game.
+``tests._boundscheck_runs.MIN_GAMES_PER_COUNT``. The serial build of every kernel runs on live games (a big
+batch and a batch of 4, as the PettingZoo env uses them; the parallel build indexes the same arrays the same
+way, ``tests._boundscheck_runs``), every seat is observed in turn, and the determinizer, reseeding, scores and
+the JSON round trip run mid-game.
 
 A second test loads saved states mutated field by field and byte by byte
 (``tests._mutations``) under bounds checking: every state that loads must go
