@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BOUNDSCHECK_CACHE, GAME_NAMES
+from tests.conftest import GAME_NAMES
 
 DECISIONS_PER_COUNT = 50_000  # random decisions per player count (Colt Express: 500 games)
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,10 +41,8 @@ MUTATIONS = 600  # mutated saved states loaded per game
 
 def run_bounds_checked(args: list[str], timeout: int = 1500, threads: int | None = None) -> subprocess.CompletedProcess:
     """``python -m tests._boundscheck_runs <args>`` with every kernel compiled with bounds checks (into
-    ``BOUNDSCHECK_CACHE``)."""
-    BOUNDSCHECK_CACHE.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(BOUNDSCHECK_CACHE),
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    ``BOUNDSCHECK_CACHE``: the settings ``tests/conftest.py`` exported, which the process inherits)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if threads is not None:
         env["NUMBA_NUM_THREADS"] = str(threads)
     return subprocess.run([sys.executable, "-m", "tests._boundscheck_runs", *args], env=env, capture_output=True,

@@ -165,6 +165,8 @@ def test_builds_compile_only_where_a_use_needs_them():
 
     assert dual(rules.scores) is rules.scores and serial(rules.scores) is rules.scores
     assert isinstance(dual(rules.step_and_mask), DualKernel)
+    assert dual(rules.step_and_mask) is dual(rules.step_and_mask)  # one serial build per kernel in a process
+    assert serial(rules.step_and_mask) is dual(rules.step_and_mask).serial
     built = serial(invariants.check_invariants)
     assert not built.targetoptions.get("parallel") and built.py_func.__qualname__.endswith("_serial")
     for name in GAMES:

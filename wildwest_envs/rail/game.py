@@ -37,7 +37,7 @@ class RailGame(Game):
 
 _INIT = serial(rules.init)  # the deal and the invariant check: serial builds only (core.kernels.serial)
 _LEGAL_MASK = dual(rules.legal_mask)
-_STEP = rules.step_and_mask_by_size
+_STEP = dual(rules.step_and_mask)
 _OBSERVE = dual(observation.observe)
 _INVARIANTS = serial(invariants.check_invariants)
 

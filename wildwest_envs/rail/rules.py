@@ -128,10 +128,7 @@ def step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, dr
 def step(states: np.ndarray, actions: np.ndarray, maps: np.ndarray) -> None:
     """``step_and_mask`` without masks, in the build for the batch's size (``core.kernels.dual``: a batch of one
     must not compile the parallel build)."""
-    step_and_mask_by_size(states, actions, NO_MASKS, NO_DRAWS, maps)
-
-
-step_and_mask_by_size = dual(step_and_mask)  # the serial build for small batches (core.kernels)
+    dual(step_and_mask)(states, actions, NO_MASKS, NO_DRAWS, maps)
 
 
 @njit(cache=True)
