@@ -135,3 +135,41 @@ def pytest_collection_modifyitems(config, items):
         group = xdist_group_of(item.nodeid, dict(callspec.params) if callspec else {})
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+# The groups in the order the two workers should start them, the longest first: measured 2026-12-05 from a fresh
+# clone with empty numba caches, seconds of one worker, Rail 505, Wild West Express 366, Colt Express 332, Way Out
+# West 151, ray 112, install 24, docs 21. pytest-xdist hands out the group with the most tests first, and so
+# started Rail last, on the worker that had run Wild West Express: 871 s there while the other worker idled
+# from 742 s. Ungrouped tests (a unit each) keep their order after these and fill the gaps at the end.
+LONGEST_GROUPS_FIRST = ("rail_v0", "wild_west_express_v0", "colt_express_v0", "way_out_west_v0", "ray", "install",
+                        "docs")
+
+
+def next_work_unit(scopes) -> str:
+    """The scope (a group name, or an ungrouped test's id) a free worker should start next: the first of
+    ``LONGEST_GROUPS_FIRST`` still waiting, else the first waiting one."""
+    rank = {group: i for i, group in enumerate(LONGEST_GROUPS_FIRST)}
+    return min(scopes, key=lambda scope: rank.get(scope, len(rank)))  # min keeps the first of equals
+
+
+def longest_group_first_scheduling():
+    """pytest-xdist's ``loadgroup`` scheduler, starting the groups in ``next_work_unit`` order (imported when
+    pytest-xdist runs the suite: the suite runs without it too)."""
+    from xdist.scheduler import LoadGroupScheduling
+
+    class LongestGroupFirstScheduling(LoadGroupScheduling):
+        def _assign_work_unit(self, node) -> None:
+            self.workqueue.move_to_end(next_work_unit(self.workqueue), last=False)
+            super()._assign_work_unit(node)
+
+    return LongestGroupFirstScheduling
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (the README's test command) hands out the longest groups first; any other mode is
+    pytest-xdist's own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    return longest_group_first_scheduling()(config, log)
+

@@ -392,6 +392,33 @@ def test_network_rollouts_play_the_networks_policy_to_the_end():
     assert not np.array_equal(random_agent.rollout(states), returns)  # random rollouts do not read the policy
 
 
+def test_greedy_rollouts_play_the_networks_most_probable_action_to_the_end():
+    """With ``rollout_policy="greedy"`` every seat plays the legal action the network rates highest, even where
+    it is far from certain: a policy giving the highest legal action 0.4 (0.55 of two) and every other legal
+    action less gives the returns of always playing the highest legal action."""
+    game = get_game(GAME)
+    agent = GuidedSearchAgent(game, make_agent("pretrained", GAME), simulations=4, seed=3, rollout_weight=1.0,
+                              rollout_policy="greedy")
+
+    def highest_legal_likeliest(batch, actors, masks, **_):
+        priors = np.zeros(np.shape(masks))
+        for row, mask in enumerate(masks):
+            legal = np.flatnonzero(mask)
+            top = {1: 1.0, 2: 0.55}.get(len(legal), 0.4)  # three or more: every other one at most 0.3
+            priors[row, legal] = (1.0 - top) / max(len(legal) - 1, 1)
+            priors[row, legal[-1]] = top
+        return priors, np.zeros((len(batch), game.max_players))
+
+    agent.evaluate = highest_legal_likeliest
+    states = _positions(GAME, 4, seed=8)
+    returns = agent.rollout(states)
+    played = states.copy()
+    while not game.finished(played).all():
+        masks = game.legal_mask(played)
+        game.step(played, np.array([np.flatnonzero(m)[-1] if m.any() else 0 for m in masks]))
+    np.testing.assert_array_equal(returns, game.returns(played, agent.reward_mode))
+
+
 def test_sampled_rollout_actions_follow_the_probabilities_and_never_an_impossible_one():
     agent = GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), seed=5, rollout_policy="network")
     probs = np.tile([0.0, 0.2, 0.0, 0.8, 0.0], (20_000, 1))

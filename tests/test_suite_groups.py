@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import GAME_NAMES
+from tests.conftest import GAME_NAMES, LONGEST_GROUPS_FIRST, longest_group_first_scheduling, next_work_unit
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -19,3 +19,20 @@ def test_a_games_tests_are_grouped_on_one_worker(name, request):
     if not request.config.getoption("loadgroup", default=False):
         pytest.skip("not run by pytest-xdist with --dist loadgroup (the README's test command)")
     assert request.node.nodeid.endswith(f"@{name}"), request.node.nodeid
+
+
+def test_the_longest_groups_start_first_and_ungrouped_tests_keep_their_order():
+    waiting = ["tests/test_a.py::test_one", "colt_express_v0", "docs", "rail_v0", "tests/test_b.py::test_two"]
+    started = []
+    while waiting:
+        started.append(next_work_unit(waiting))
+        waiting.remove(started[-1])
+    assert started == ["rail_v0", "colt_express_v0", "docs", "tests/test_a.py::test_one", "tests/test_b.py::test_two"]
+
+
+def test_every_game_is_ranked_and_the_scheduler_is_pytest_xdists_loadgroup():
+    pytest.importorskip("xdist")
+    from xdist.scheduler import LoadGroupScheduling
+    assert set(GAME_NAMES) <= set(LONGEST_GROUPS_FIRST)
+    assert issubclass(longest_group_first_scheduling(), LoadGroupScheduling)
+

@@ -24,8 +24,9 @@ network (``agents.policy.PolicyAgent``):
   critic on each seat's observation at that position; the rollout plays
   from there to the end of the game, every seat choosing by
   ``rollout_policy``: ``"random"``, uniformly random legal actions as
-  ``agents.mcts`` does, or ``"network"``, a sample of the network's policy for
-  the seat's own observation (a forward pass per step of the rollouts: a
+  ``agents.mcts`` does, ``"network"``, a sample of the network's policy for
+  the seat's own observation, or ``"greedy"``, the network's most probable
+  legal action (a forward pass per step of the rollouts: a
   Colt Express game at 200 simulations takes about 6 times as long, and
   was not measured stronger; the spec's choice per game is
   ``ROLLOUT_POLICY``). ``rollout_weight=0``
@@ -70,7 +71,7 @@ ROLLOUT_WEIGHTS: dict[str, float] = {"colt_express_v0": 1.0}
 # colt_express_3p_guided_vs_mcts200.md): random rollouts 54.2% head to head with mcts:200 at 1.7 s a game, the
 # network's rollouts 52.9% at 10.1 s: no game plays them by default
 ROLLOUT_POLICY: dict[str, str] = {}
-ROLLOUT_POLICIES = ("random", "network")
+ROLLOUT_POLICIES = ("random", "network", "greedy")
 # The prior's temperature for the spec "mcts+pretrained[:N]", per game (1, the network's policy as trained, where
 # absent). Colt Express at 200 simulations against mcts:200 on the same deals (benchmarks/results/
 # colt_express_3p_guided_vs_mcts200.md, seeds 21 and 22): temperature 4 finishes ahead in 55.0% [51.3%, 58.6%] of
@@ -128,8 +129,9 @@ class GuidedSearchAgent(ISMCTSAgent):
             name: the agent's name in tables.
             rollout_weight: the share of a rollout's return in a leaf's value, in [0, 1].
             reward_mode: the ``game.returns`` mode backed up (default: the network's, see the module docstring).
-            rollout_policy: who plays the rollouts: ``"random"`` (uniform legal actions) or ``"network"``
-                (every seat samples from the network's policy for its own observation).
+            rollout_policy: who plays the rollouts: ``"random"`` (uniform legal actions), ``"network"``
+                (every seat samples from the network's policy for its own observation) or ``"greedy"`` (every
+                seat plays the network's most probable legal action).
             prior_temperature: the network's logits are divided by it before the softmax (above 1 a flatter
                 prior, so the search tries more of the moves the network rates low).
         """
@@ -256,10 +258,11 @@ class GuidedSearchAgent(ISMCTSAgent):
 
     def rollout(self, states: np.ndarray) -> np.ndarray:
         """Every seat's return after playing copies of ``states`` to the end of each game, each seat choosing
-        as ``rollout_policy`` says (uniformly random legal actions, or a sample of the network's policy)."""
+        as ``rollout_policy`` says (uniformly random legal actions, a sample of the network's policy, or its
+        most probable action)."""
         sims = states.copy()
-        if self.rollout_policy == "network":
-            self._play_network(sims)
+        if self.rollout_policy in ("network", "greedy"):
+            self._play_network(sims, greedy=self.rollout_policy == "greedy")
         else:
             self._play_random(sims)
         return self.game.returns(sims, self.reward_mode)
@@ -275,9 +278,10 @@ class GuidedSearchAgent(ISMCTSAgent):
         while not game.finished(sims).all():  # each step draws the next actions from its new masks (core.kernels)
             game.step(sims, actions, check=False, masks=masks, draws=generators)
 
-    def _play_network(self, sims: np.ndarray) -> None:
-        """In place: every seat samples the network's policy for its own observation until every game of
-        ``sims`` is finished (one forward pass a step, over the unfinished games)."""
+    def _play_network(self, sims: np.ndarray, greedy: bool = False) -> None:
+        """In place: every seat samples the network's policy for its own observation (``greedy``: plays its most
+        probable legal action) until every game of ``sims`` is finished (one forward pass a step, over the
+        unfinished games)."""
         game = self.game
         over = game.finished(sims)
         while not over.all():
@@ -285,7 +289,8 @@ class GuidedSearchAgent(ISMCTSAgent):
             sub = sims[rows]
             masks = game.legal_mask(sub)
             probs, _ = self.evaluate(sub, game.current_player(sub).astype(np.int64), masks, with_values=False)
-            game.step(sub, self._sample(probs), check=False)
+            actions = probs.argmax(axis=1).astype(np.int64) if greedy else self._sample(probs)
+            game.step(sub, actions, check=False)
             sims[rows] = sub
             over[rows] = game.finished(sub)
 
