@@ -509,3 +509,71 @@ def test_export_command_writes_a_loadable_file(tmp_path):
     agent = pretrained.load_pretrained(tmp_path / "out.npz", GAME, 3)
     assert agent.config["recipe"] == "a command" and agent.config["net_arch"] == [8]
     assert zipfile.is_zipfile(tmp_path / "out.npz")
+
+
+class _HighestLegal:
+    """An advisor that names the highest legal action of each row and remembers what it was asked."""
+
+    def __init__(self):
+        self.asked = []
+
+    def act_batch(self, observations, masks, states=None, seats=None):
+        self.asked.append((len(masks), list(np.asarray(seats))))
+        return np.array([np.flatnonzero(m)[-1] for m in masks])
+
+
+def test_the_advisors_move_gets_its_share_of_the_root_prior():
+    """``advice_weight`` w: the root prior is (1 - w) times the network's plus w on the advisor's move."""
+    game = get_game(GAME)
+    network = make_agent("pretrained", GAME)
+    states = _positions(GAME, 4, seed=4)
+    masks, seats = game.legal_mask(states), game.current_player(states)
+    plain = GuidedSearchAgent(game, network, simulations=4, seed=1)
+    advised = GuidedSearchAgent(game, network, simulations=4, seed=1, advisor=_HighestLegal(), advice_weight=0.3)
+    for i in range(len(states)):
+        move = int(np.flatnonzero(masks[i])[-1])
+        advised._advised = move
+        prior = plain._new_root(states[i], int(seats[i]), masks[i]).prior
+        expected = 0.7 * prior
+        expected[move] += 0.3
+        np.testing.assert_allclose(advised._new_root(states[i], int(seats[i]), masks[i]).prior, expected)
+        assert abs(expected.sum() - 1.0) < 1e-6  # the network's softmax is float32
+
+
+def test_each_searched_row_gets_the_advice_for_its_own_position(monkeypatch):
+    """The advisor is asked once per ``act_batch`` for every row; each row's search roots on that row's advice,
+    rows with a single legal action (answered without searching) included in the count."""
+    game = get_game(GAME)
+    advisor = _HighestLegal()
+    agent = GuidedSearchAgent(game, make_agent("pretrained", GAME), simulations=2, seed=1, advisor=advisor,
+                              advice_weight=0.5)
+    seen = []
+    original = agent._new_root
+
+    def recording(state, seat, mask):
+        seen.append((agent._advised, int(np.flatnonzero(mask)[-1])))
+        return original(state, seat, mask)
+
+    monkeypatch.setattr(agent, "_new_root", recording)
+    states = _positions(GAME, 5, seed=6)
+    masks, seats = game.legal_mask(states), game.current_player(states)
+    agent.act_batch(game.observe(states, seats), masks, states, seats)
+    assert advisor.asked == [(5, list(seats))]
+    assert len(seen) == sum(m.sum() > 1 for m in masks) > 0
+    assert all(advice == highest for advice, highest in seen)
+
+
+def test_advice_needs_an_advisor_and_a_weight_in_range():
+    network = make_agent("pretrained", GAME)
+    with pytest.raises(ValueError, match="advisor"):
+        GuidedSearchAgent(get_game(GAME), network, advice_weight=0.5)
+    with pytest.raises(ValueError, match="advice_weight"):
+        GuidedSearchAgent(get_game(GAME), network, advisor=_HighestLegal(), advice_weight=1.5)
+
+
+def test_the_spec_takes_the_heuristics_advice_as_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    assert make_agent("mcts+pretrained", GAME).advisor is None
+    monkeypatch.setitem(guided_search.ADVICE_WEIGHTS, GAME, 0.5)
+    agent = make_agent("mcts+pretrained:8", GAME)
+    assert agent.advice_weight == 0.5 and type(agent.advisor) is type(make_agent("heuristic", GAME))
