@@ -7,7 +7,7 @@
 | ``mcts`` / ``mcts:<simulations>`` | ``agents.mcts.ISMCTSAgent(game, simulations, seed)`` (default 200) |
 | ``pretrained`` | the network shipped for the game and player count (``agents.pretrained.load_shipped``) |
 | ``pretrained:<path>`` | a network file written by ``agents.pretrained.export_pretrained`` |
-| ``mcts+pretrained`` / ``mcts+pretrained:<simulations>`` | ``agents.guided_search.GuidedSearchAgent``: ISMCTS with the shipped network's prior, and its value mixed with a rollout's return (the game's ``ROLLOUT_WEIGHTS``; rollouts random, or by the network where ``ROLLOUT_POLICY`` says) at the leaves, the prior flattened by the game's ``PRIOR_TEMPERATURES`` (default 200 simulations) |
+| ``mcts+pretrained`` / ``mcts+pretrained:<simulations>`` | ``agents.guided_search.GuidedSearchAgent``: ISMCTS with the shipped network's prior, and its value mixed with a rollout's return (the game's ``ROLLOUT_WEIGHTS``; rollouts random, or by the network where ``ROLLOUT_POLICY`` says) at the leaves, the prior flattened by the game's ``PRIOR_TEMPERATURES`` and at the root mixed with the heuristic's move by the game's ``ADVICE_WEIGHTS`` (default 200 simulations) |
 | ``human`` | ``agents.human.HumanAgent(game)`` (stdin / stdout) |
 | ``<path>`` or ``policy:<path>`` | ``agents.policy.PolicyAgent.load(path)``: a ``.zip`` or a run directory |
 | ``rllib:<path>`` | ``agents.rllib_policy.RLlibPolicyAgent.load(path)``: an RLlib run directory or checkpoint (needs ray) |
