@@ -512,13 +512,13 @@ def test_export_command_writes_a_loadable_file(tmp_path):
 
 
 class _HighestLegal:
-    """An advisor that names the highest legal action of each row and remembers what it was asked."""
+    """An advisor that names the highest legal action of each row and remembers what it was handed."""
 
     def __init__(self):
         self.asked = []
 
     def act_batch(self, observations, masks, states=None, seats=None):
-        self.asked.append((len(masks), list(np.asarray(seats))))
+        self.asked.append((len(masks), states, seats))
         return np.array([np.flatnonzero(m)[-1] for m in masks])
 
 
@@ -541,8 +541,9 @@ def test_the_advisors_move_gets_its_share_of_the_root_prior():
 
 
 def test_each_searched_row_gets_the_advice_for_its_own_position(monkeypatch):
-    """The advisor is asked once per ``act_batch`` for every row; each row's search roots on that row's advice,
-    rows with a single legal action (answered without searching) included in the count."""
+    """The advisor is asked once per ``act_batch`` for every row, from observations and masks alone (never the
+    game records, which hold what the seat may not see); each row's search roots on that row's advice, rows with
+    a single legal action (answered without searching) included in the count."""
     game = get_game(GAME)
     advisor = _HighestLegal()
     agent = GuidedSearchAgent(game, make_agent("pretrained", GAME), simulations=2, seed=1, advisor=advisor,
@@ -558,7 +559,7 @@ def test_each_searched_row_gets_the_advice_for_its_own_position(monkeypatch):
     states = _positions(GAME, 5, seed=6)
     masks, seats = game.legal_mask(states), game.current_player(states)
     agent.act_batch(game.observe(states, seats), masks, states, seats)
-    assert advisor.asked == [(5, list(seats))]
+    assert advisor.asked == [(5, None, None)]
     assert len(seen) == sum(m.sum() > 1 for m in masks) > 0
     assert all(advice == highest for advice, highest in seen)
 

@@ -46,8 +46,9 @@ network (``agents.policy.PolicyAgent``):
   choices would all differ.)
 * **Advice (optional).** ``advisor`` (an agent, e.g. the game's heuristic) and
   ``advice_weight`` ``w``: at the root, the prior becomes ``(1 - w) * P + w``
-  on the advisor's move for the true position (the searching seat's own view;
-  the heuristics read only what the seat may see). The search then weighs the
+  on the advisor's move for the searching seat's observation and mask (the
+  advisor is never handed the game record, so it cannot read what the seat
+  may not see). The search then weighs the
   network's favourites against the advisor's move by their values. The
   spec's weight per game is ``ADVICE_WEIGHTS`` (the advisor: the game's
   ``heuristic``).
@@ -149,7 +150,7 @@ class GuidedSearchAgent(ISMCTSAgent):
             prior_temperature: the network's logits are divided by it before the softmax (above 1 a flatter
                 prior, so the search tries more of the moves the network rates low).
             advisor: an agent whose move for each searched position gets ``advice_weight`` of the root prior
-                (``act_batch`` with the same observations, masks, states and seats; module docstring).
+                (its ``act_batch`` gets the searching seats' observations and masks only; module docstring).
             advice_weight: that share, in [0, 1]; 0 (or no advisor) leaves the network's prior alone.
         """
         if not 0.0 <= rollout_weight <= 1.0:
@@ -173,11 +174,12 @@ class GuidedSearchAgent(ISMCTSAgent):
         self.advisor = advisor
         self.advice_weight = float(advice_weight)
         self._advice = iter(())  # the advisor's moves for the rows of the current act_batch, in order
+        self._advised: int | None = None  # the advisor's move for the position being searched
 
     def act_batch(self, observations, masks, states=None, seats=None) -> np.ndarray:
         """One searched action per row (``ISMCTSAgent.act_batch``), the advisor asked first for every row."""
         if self.advice_weight > 0.0 and states is not None and seats is not None:
-            self._advice = iter(np.asarray(self.advisor.act_batch(observations, masks, states, seats)).tolist())
+            self._advice = iter(np.asarray(self.advisor.act_batch(observations, masks)).tolist())  # no records
         return super().act_batch(observations, masks, states, seats)
 
     def search(self, state: np.void, seat: int, mask: np.ndarray) -> int:
@@ -192,10 +194,9 @@ class GuidedSearchAgent(ISMCTSAgent):
         seen = self.determinize(state, seat, 1)  # the seat's own view (a rollout must not start from the truth)
         priors, values = self.leaf_values(seen, np.array([seat]), np.asarray(mask).reshape(1, -1))
         root.prior, root.value = priors[0], float(values[0, seat])
-        advised = getattr(self, "_advised", None)
-        if self.advice_weight > 0.0 and advised is not None:
+        if self.advice_weight > 0.0 and self._advised is not None:
             root.prior = (1.0 - self.advice_weight) * root.prior
-            root.prior[advised] += self.advice_weight
+            root.prior[self._advised] += self.advice_weight
         return root
 
     def best_action(self, root: _PuctNode, legal: np.ndarray) -> int:
