@@ -166,6 +166,7 @@ def longest_group_first_scheduling():
     return LongestGroupFirstScheduling
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown (and never called) without pytest-xdist
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` (the README's test command) hands out the longest groups first; any other mode is
     pytest-xdist's own."""
