@@ -578,3 +578,47 @@ def test_the_spec_takes_the_heuristics_advice_as_its_game_says(monkeypatch):
     monkeypatch.setitem(guided_search.ADVICE_WEIGHTS, GAME, 0.5)
     agent = make_agent("mcts+pretrained:8", GAME)
     assert agent.advice_weight == 0.5 and type(agent.advisor) is type(make_agent("heuristic", GAME))
+
+
+# ---- relative values -------------------------------------------------------------------------------------------
+
+def test_margins_are_each_seats_value_minus_the_best_other_seats():
+    from wildwest_envs.core.game import margins
+    values = np.array([[3.0, 1.0, 2.0, 9.0], [5.0, 5.0, 1.0, 0.0], [0.5, -1.0, 0.0, 0.0]])
+    present = np.array([[True, True, True, False], [True, True, True, False], [True, True, False, False]])
+    np.testing.assert_allclose(margins(values, present), [[1.0, -2.0, -1.0, 0.0],  # seat 3 is absent: ignored
+                                                          [0.0, 0.0, -4.0, 0.0],   # a shared lead is worth 0
+                                                          [1.5, -1.5, 0.0, 0.0]])
+
+
+def test_relative_values_back_up_each_seats_lead_over_the_best_other_seat():
+    """``value_mode="relative"``: the leaf values and the final returns the search backs up are each seat's value
+    minus the best other present seat's; ``"own"`` leaves them as the critic and the game give them."""
+    game = get_game(GAME)
+    network = make_agent("pretrained", GAME)
+    states = _positions(GAME, 6, seed=8)
+    actors, masks = game.current_player(states).astype(np.int64), game.legal_mask(states)
+    own = GuidedSearchAgent(game, network, simulations=4, seed=1)
+    relative = GuidedSearchAgent(game, network, simulations=4, seed=1, value_mode="relative")
+    own_priors, own_values = own.leaf_values(states, actors, masks)
+    priors, values = relative.leaf_values(states, actors, masks)
+    np.testing.assert_allclose(priors, own_priors)
+    for row, mine in zip(values, own_values):
+        for seat in range(3):
+            assert row[seat] == pytest.approx(mine[seat] - np.delete(mine[:3], seat).max())
+    assert not np.allclose(values, own_values)
+    ended = game.init_batch(4, seed=2, num_players=3)
+    while not game.finished(ended).all():
+        masks = game.legal_mask(ended)
+        game.step(ended, np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks]), check=False)
+    scores = game.returns(ended, "score").astype(np.float64)
+    np.testing.assert_allclose(relative.backed_up(scores, ended), game.returns(ended, "margin"), atol=1e-6)
+
+
+def test_the_spec_backs_up_the_values_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    assert make_agent("mcts+pretrained", GAME).value_mode == "own"
+    monkeypatch.setitem(guided_search.VALUE_MODE, GAME, "relative")
+    assert make_agent("mcts+pretrained:8", GAME).value_mode == "relative"
+    with pytest.raises(ValueError, match="value_mode"):
+        GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), value_mode="margin")

@@ -7,15 +7,20 @@
 | ``mcts`` / ``mcts:<simulations>`` | ``agents.mcts.ISMCTSAgent(game, simulations, seed)`` (default 200) |
 | ``pretrained`` | the network shipped for the game and player count (``agents.pretrained.load_shipped``) |
 | ``pretrained:<path>`` | a network file written by ``agents.pretrained.export_pretrained`` |
-| ``mcts+pretrained`` / ``mcts+pretrained:<simulations>`` | ``agents.guided_search.GuidedSearchAgent``: ISMCTS with the shipped network's prior, and its value mixed with a rollout's return (the game's ``ROLLOUT_WEIGHTS``; rollouts random, or by the network where ``ROLLOUT_POLICY`` says) at the leaves, the prior flattened by the game's ``PRIOR_TEMPERATURES`` and at the root mixed with the heuristic's move by the game's ``ADVICE_WEIGHTS`` (default 200 simulations) |
+| ``mcts+pretrained[:<simulations>]`` | ``agents.guided_search.GuidedSearchAgent`` (default 200; settings below) |
 | ``human`` | ``agents.human.HumanAgent(game)`` (stdin / stdout) |
 | ``<path>`` or ``policy:<path>`` | ``agents.policy.PolicyAgent.load(path)``: a ``.zip`` or a run directory |
-| ``rllib:<path>`` | ``agents.rllib_policy.RLlibPolicyAgent.load(path)``: an RLlib run directory or checkpoint (needs ray) |
+| ``rllib:<path>`` | ``agents.rllib_policy.RLlibPolicyAgent.load(path)``: an RLlib run or checkpoint (needs ray) |
 
 A checkpoint's ``config.json``, when present, must name the same game (and its
 observation size must match the game's); given ``num_players``, a checkpoint or
 network trained for another player count is refused. Modules that need torch or that other
 engineers provide (heuristics, MCTS) are imported only when their spec is used.
+
+The guided search's per-game settings (``agents.guided_search``): the share of a rollout in a leaf's value
+(``ROLLOUT_WEIGHTS``) and who plays the rollouts (``ROLLOUT_POLICY``), the prior's temperature
+(``PRIOR_TEMPERATURES``), the heuristic's share of the root prior (``ADVICE_WEIGHTS``) and whether values are
+backed up as they are or relative to the best other seat (``VALUE_MODE``).
 """
 
 from __future__ import annotations
@@ -133,7 +138,8 @@ def _pretrained(spec: str, game_name: str, seed: int, deterministic: bool, num_p
 
 
 def _guided(spec: str, game_name: str, seed: int, num_players: int | None):
-    from .guided_search import ADVICE_WEIGHTS, PRIOR_TEMPERATURES, ROLLOUT_POLICY, ROLLOUT_WEIGHTS, GuidedSearchAgent
+    from .guided_search import (ADVICE_WEIGHTS, PRIOR_TEMPERATURES, ROLLOUT_POLICY, ROLLOUT_WEIGHTS, VALUE_MODE,
+                                GuidedSearchAgent)
     simulations = _simulations(spec, GUIDED_PREFIX)
     network = _pretrained(PRETRAINED, game_name, seed, True, num_players)
     advice_weight = ADVICE_WEIGHTS.get(game_name, 0.0)
@@ -142,7 +148,8 @@ def _guided(spec: str, game_name: str, seed: int, num_players: int | None):
                              rollout_weight=ROLLOUT_WEIGHTS.get(game_name, 0.0),
                              rollout_policy=ROLLOUT_POLICY.get(game_name, "random"),
                              prior_temperature=PRIOR_TEMPERATURES.get(game_name, 1.0), advice_weight=advice_weight,
-                             advisor=_heuristic(game_name, seed + 1) if advice_weight > 0.0 else None)
+                             advisor=_heuristic(game_name, seed + 1) if advice_weight > 0.0 else None,
+                             value_mode=VALUE_MODE.get(game_name, "own"))
 
 
 def _import(module_name: str, class_name: str, what: str):

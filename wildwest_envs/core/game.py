@@ -60,6 +60,16 @@ CHANCE = ("sampled",)
 DYNAMICS = ("sequential",)
 
 
+
+def margins(values: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """``(B, P)`` float64: each present seat's value minus the best value of the other present seats (0 for the
+    absent seats of ``present``, a ``(B, P)`` bool array; every row holds at least two present seats)."""
+    values = np.where(present, np.asarray(values, dtype=np.float64), -np.inf)
+    order = np.sort(values, axis=1)
+    best, second = order[:, -1:], order[:, -2:-1]
+    best_other = np.where(values == best, second, best)  # a seat that holds the best value faces the next one
+    return np.where(present, values - best_other, 0.0)
+
 @dataclass(frozen=True)
 class Game:
     """A game's rules engine bound to the batched functional API.
@@ -444,11 +454,7 @@ class Game:
 
     def _margins(self, states: np.ndarray, present: np.ndarray) -> np.ndarray:
         """``(B, max_players)`` float64: each seat's score minus the best score of the other present seats."""
-        scores = np.where(present, self.scores(states).astype(np.float64), -np.inf)
-        order = np.sort(scores, axis=1)
-        best, second = order[:, -1:], order[:, -2:-1]
-        best_other = np.where(scores == best, second, best)  # a seat that holds the best score faces the next one
-        return np.where(present, scores - best_other, 0.0)
+        return margins(self.scores(states), present)
 
     def _beaten_counts(self, states: np.ndarray, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(B, max_players)`` counts of seats with a better and with a worse (score, tie-break)."""
