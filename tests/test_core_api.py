@@ -137,6 +137,13 @@ def test_the_step_kernels_leave_a_game_at_the_decision_cap_alone(name, batch, pa
     assert game.truncated(states)[capped].all() and not game.terminal(states)[capped].any()
     assert (game.returns(states, "rank")[capped] == 0).all()
     assert not game.truncated(states)[live].any()
+    # a game at the cap, like an ended one, has no legal action and nobody to decide, in every path
+    assert not game.legal_mask(states)[capped].any() and (game.current_player(states)[capped] == -1).all()
+    masks = np.ones((batch, game.n_actions), dtype=np.int8)
+    actions = sample(game.legal_mask(states))
+    game.step(states, actions, check=False, masks=masks, draws=np.arange(batch, dtype=np.uint64))
+    assert not masks[capped].any() and (actions[capped] == -1).all()
+    assert states[capped].tobytes() == frozen
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

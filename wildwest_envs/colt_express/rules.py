@@ -67,6 +67,7 @@ import numpy as np
 from numba import njit
 
 from ..core.engine import batch_kernels, count_decision
+from ..core.kernels import finished
 from ..core.eventlog import EVERYONE, emit
 from .actions import KIND_DECISION, apply_choice, card_bandit, choice_bits, resolve_floor
 from .cards import count_cards, return_card
@@ -104,7 +105,7 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
     """Legal actions of the pending decision of one record (§11.3)."""
     for a in range(N_ACTIONS):
         out_row[a] = 0
-    if state["done"]:
+    if finished(state):  # ended, or at the decision cap: no legal action
         return
     decision = np.int64(state["decision"])
     seat = np.int64(state["current"])

@@ -270,9 +270,9 @@ class Game:
         return self.init(game_seeds(seed, batch_size, offset), **options)
 
     def current_player(self, states: np.ndarray) -> np.ndarray:
-        """Seat to decide in each game, -1 for finished games."""
+        """Seat to decide in each game, -1 for finished games (ended, or at the decision cap)."""
         self._check_states(states)
-        return states["current"].astype(np.int64)
+        return np.where(self.finished(states), -1, states["current"].astype(np.int64))
 
     def legal_mask(self, states: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, n_actions)`` int8: 1 for each legal action (all 0 when finished)."""

@@ -201,7 +201,7 @@ def init_one(state, seed: np.uint64, options: np.ndarray, mp) -> None:  # noqa: 
 def legal_mask_one(state, out_row: np.ndarray, mp) -> None:
     """Legal actions of the pending decision of one record."""
     out_row[:] = 0
-    if not state["done"]:
+    if not finished(state):  # ended, or at the decision cap: no legal action
         _enumerate(state, mp, out_row, np.bool_(False))
 
 
@@ -220,6 +220,8 @@ def step_one(state, action: int, mp, out_row: np.ndarray) -> None:
             state["n_decisions"] += 1
             _run(state, mp, _apply(state, mp, np.int64(action)))
     _advance(state, mp, out_row)
+    if out_row.shape[0] > 0 and finished(state):
+        out_row[:] = 0  # at the decision cap: no legal action, as in a game that has ended
 
 
 # ---- options and setup (§4, §5) ------------------------------------------------------------------------------

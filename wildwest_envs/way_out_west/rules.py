@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..core.engine import batch_kernels, count_decision, mark
+from ..core.kernels import finished
 from ..core.eventlog import EVERYONE, emit
 from .actions import (box_legal, build, buy_cattle, buy_two_legal, hire_cowboys, is_build_town, is_cattle_destination,
                       is_cattle_source, is_cattle_town, move_cattle, move_cowboys, move_two_cattle_legal,
@@ -84,7 +85,7 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
     """Legal actions of the pending decision of one record (§13.2)."""
     for a in range(N_ACTIONS):
         out_row[a] = 0
-    if not state["done"]:
+    if not finished(state):  # ended, or at the decision cap: no legal action
         _enumerate(state, out_row)
 
 

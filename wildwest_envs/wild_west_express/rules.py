@@ -58,6 +58,7 @@ import numpy as np
 from numba import njit
 
 from ..core.engine import batch_kernels, count_decision, mark
+from ..core.kernels import finished
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
 from .arrival import pay_fee, settle_debts, unload, unload_legal
@@ -111,7 +112,7 @@ def legal_mask_one(state: np.void, out_row: np.ndarray) -> None:
     """Legal actions of the pending decision of one record (§17.2)."""
     for a in range(N_ACTIONS):
         out_row[a] = 0
-    if not state["done"]:
+    if not finished(state):  # ended, or at the decision cap: no legal action
         _enumerate(state, out_row)
 
 
