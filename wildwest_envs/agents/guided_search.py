@@ -55,10 +55,10 @@ network (``agents.policy.PolicyAgent``):
 * **Relative values (optional).** ``value_mode="relative"`` backs up each
   seat's value minus the best other seat's (critic values and final returns
   alike: ``core.game.margins``), so a move that holds a rival down counts as
-  much as one that scores. Rail's critic predicts each seat's own final
-  score (its network was trained on the ``score`` reward): searched on those
-  values every seat would only race for points. The spec's mode per game is
-  ``VALUE_MODE`` (``"own"``, the values as they are, where absent).
+  much as one that scores (for a critic that predicts each seat's own final
+  score, as Rail's does, trained on the ``score`` reward). The spec's mode
+  per game is ``VALUE_MODE`` (``"own"``, the values as they are, where
+  absent; measured in Rail without a gain, so no game takes it yet).
 * **Move.** The most visited legal root action; among equally visited ones
   the best mean value, then the highest prior (a small budget visits many
   actions once); a single legal action is answered without searching.
@@ -101,10 +101,11 @@ PRIOR_TEMPERATURES: dict[str, float] = {"colt_express_v0": 4.0}
 # 50 simulations: 25.0% of 36); at 10 simulations weight 0.5 44.2% and 0.8 57.1%
 ADVICE_WEIGHTS: dict[str, float] = {"wild_west_express_v0": 0.5}
 # What the spec "mcts+pretrained[:N]" backs up, per game: "own" (each seat's value, where absent) or "relative" (each
-# seat's value minus the best other seat's; module docstring). Rail at 10 simulations, the heuristic as the third
-# seat, 120 games each, seats permuted, the same deals (seed 3): "relative" finished ahead of the network in 55.0% and
-# of the heuristic in 65.8%, "own" in 50.8% and 60.8% (benchmarks/results/ladder_rail_3p.md has the ladder)
-VALUE_MODE: dict[str, str] = {"rail_v0": "relative"}
+# seat's value minus the best other seat's; module docstring). Rail at 10 simulations, head to head with the network
+# (the heuristic in the third seat, seats permuted): "relative" 55.0% of 120 games on the deals of seed 3 where "own"
+# had 50.8%, then 48.2% of 480 on seed 11 (benchmarks/results/rail_3p_guided_relative_vs_pretrained.md): no gain, so
+# no game takes it yet
+VALUE_MODE: dict[str, str] = {}
 VALUE_MODES = ("own", "relative")
 
 
