@@ -98,7 +98,9 @@ PRIOR_TEMPERATURES: dict[str, float] = {"colt_express_v0": 4.0}
 # absent: the network's prior alone). Measured in Wild West Express (benchmarks/results/pretrained.md), where the
 # network alone trails the heuristic in mixed seatings: at 40 simulations with the shipped network as the third
 # seat, head to head with the heuristic, weight 0.5 finished ahead in 70.0% [61%, 78%] of 120 meetings (weight 0,
-# 50 simulations: 25.0% of 36); at 10 simulations weight 0.5 44.2% and 0.8 57.1%
+# 50 simulations: 25.0% of 36); at 10 simulations weight 0.5 44.2% and 0.8 57.1%. With random as the third seat (a
+# duel with the heuristic), 120 games on the same deals: 40 simulations, weight 0.5 54.2%, 0.8 51.7%; 100
+# simulations, 0.5 58.3%
 ADVICE_WEIGHTS: dict[str, float] = {"wild_west_express_v0": 0.5}
 # What the spec "mcts+pretrained[:N]" backs up, per game: "own" (each seat's value, where absent) or "relative" (each
 # seat's value minus the best other seat's; module docstring). Rail at 10 simulations, head to head with the network
