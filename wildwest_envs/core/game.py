@@ -60,7 +60,6 @@ CHANCE = ("sampled",)
 DYNAMICS = ("sequential",)
 
 
-
 def margins(values: np.ndarray, present: np.ndarray) -> np.ndarray:
     """``(B, P)`` float64: each present seat's value minus the best value of the other present seats (0 for the
     absent seats of ``present``, a ``(B, P)`` bool array; every row holds at least two present seats)."""
@@ -69,6 +68,7 @@ def margins(values: np.ndarray, present: np.ndarray) -> np.ndarray:
     best, second = order[:, -1:], order[:, -2:-1]
     best_other = np.where(values == best, second, best)  # a seat that holds the best value faces the next one
     return np.where(present, values - best_other, 0.0)
+
 
 @dataclass(frozen=True)
 class Game:
