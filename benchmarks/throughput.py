@@ -13,7 +13,10 @@ Measures random legal play (decisions per second, mask and sampling included):
   masks), timed in the steady state: after a warm-up in which as many games
   have finished as the batch holds, so that the batch mixes every stage of a
   game as a long run does (timed from a fresh deal, a big batch would be
-  measured on the opening moves alone);
+  measured on the opening moves alone); and at the largest batch again with
+  the next actions drawn inside the step (``step(..., masks=, draws=)``, as
+  the search's random rollouts play: each game's action is drawn from the
+  mask the step has just written, while it is in cache);
 
 then the bytes of one game state and the cold start (``cold_times``): the first
 complete AEC game and every kernel in both builds, each in a fresh process, into
@@ -98,36 +101,55 @@ def openspiel_random_play(seconds: float, seed: int = 0) -> float | None:
 
 
 def batched_random_play(game, batch_size: int, threads: int, seconds: float, seed: int = 0,
-                        warm_up_limit: float = 300.0, **options) -> float:
+                        warm_up_limit: float = 300.0, draws_in_step: bool = False, **options) -> float:
     """Decisions per second of uniform legal play of ``batch_size`` games at once, in the steady state.
 
     Before timing, plays until ``batch_size`` games have finished (at most ``warm_up_limit`` seconds).
+    ``draws_in_step``: see ``batched_player``.
     """
     import numba
 
-    from wildwest_envs.core.runner import Dealer
-    from wildwest_envs.core.sampling import LegalSampler
-
     numba.set_num_threads(threads)
-    dealer = Dealer(game, seed, game.parse_options(**options))
-    states = dealer.deal(batch_size)
-    masks = game.legal_mask(states)
-    sample = LegalSampler(batch_size, seed)
-
-    def one_step() -> int:
-        actions = sample(masks)
-        live = int(np.count_nonzero(actions >= 0))
-        game.step(states, actions, check=False, masks=masks)
-        ended = np.flatnonzero(game.finished(states))
-        if len(ended):
-            fresh = dealer.deal_into(states, ended)
-            masks[ended] = game.legal_mask(fresh)
-        return live
-
+    one_step, dealer, _ = batched_player(game, batch_size, seed, draws_in_step, **options)
     start = time.perf_counter()  # warm-up (compilation is measured separately), then the steady state
     while dealer.next_game < 2 * batch_size and time.perf_counter() - start < warm_up_limit:
         one_step()
     return _timed_loop(one_step, seconds)
+
+
+def batched_player(game, batch_size: int, seed: int = 0, draws_in_step: bool = False, **options):
+    """``(one_step, dealer, states)``: ``one_step()`` plays one uniform legal decision in each of ``batch_size``
+    games (``states``), deals finished games again in place (``dealer``) and returns the decisions played.
+
+    Each step writes the next legal masks (``Game.step``'s ``masks``). Without ``draws_in_step`` a sampling pass
+    over the masks draws the actions before each step; with it the step draws each game's next action from the
+    mask it has just written, while it is in cache (``draws``; a re-dealt game's first action comes from the
+    sampler). Both draw with the same per-game generators (``core.sampling.draw_legal``), so they play the same
+    games.
+    """
+    from wildwest_envs.core.runner import Dealer
+    from wildwest_envs.core.sampling import LegalSampler
+
+    dealer = Dealer(game, seed, game.parse_options(**options))
+    states = dealer.deal(batch_size)
+    masks = game.legal_mask(states)
+    sample = LegalSampler(batch_size, seed)
+    actions = sample(masks) if draws_in_step else sample.out  # the sampler's output array, refilled each step
+
+    def one_step() -> int:
+        if not draws_in_step:
+            sample(masks)
+        live = int(np.count_nonzero(actions >= 0))
+        game.step(states, actions, check=False, masks=masks, draws=sample.rng if draws_in_step else None)
+        ended = np.flatnonzero(game.finished(states))
+        if len(ended):
+            fresh = dealer.deal_into(states, ended)
+            masks[ended] = game.legal_mask(fresh)
+            if draws_in_step:
+                actions[ended] = sample.draw_rows(masks, ended)
+        return live
+
+    return one_step, dealer, states
 
 
 # Cold start, each in a fresh process: the first complete PettingZoo AEC game (import, env, reset, uniform legal
@@ -236,6 +258,9 @@ def run(seconds: float, batch_sizes: list[int], thread_counts: list[int], games:
             for batch in batch_sizes:
                 rate = batched_random_play(game, batch, threads, seconds)
                 rows.append((name, f"batched B={batch}, {threads} thread{'s' * (threads > 1)}", rate))
+            batch = max(batch_sizes)
+            rate = batched_random_play(game, batch, threads, seconds, draws_in_step=True)
+            rows.append((name, f"batched B={batch}, {threads} thread{'s' * (threads > 1)}, draws in the step", rate))
         notes.append(f"- {name}: one game state is {game.state_bytes} bytes")
         anchors.append(aec_random_play(connect_four_v3.env, seconds))
 

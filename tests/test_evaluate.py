@@ -155,6 +155,24 @@ def test_a_journal_of_another_match_or_a_corrupt_one_is_refused(tmp_path):
         _journaled(path, 4)
 
 
+def test_an_agent_seated_in_no_seating_may_change_its_name(tmp_path):
+    """A ladder's part without search seats only some of its agents: the others' names are not compared, so a
+    changed search agent keeps that part's journal; a seated agent's new name is still refused."""
+    path = tmp_path / "part.jsonl"
+    schedule = seat_schedule(2, 3)  # seats agents 0 and 1 only
+
+    def run(names):
+        agents = [_FirstLegalAgent(name) for name in names]
+        journal = open_journal(path, GAME_NAME, agents, 3, 5, schedule)
+        return play_matches(GAME_NAME, agents, 3, 4, 5, batch=4, schedule=schedule, progress=False, journal=journal)
+
+    first = run(("first", "second", "search:10"))
+    text = path.read_text()
+    assert run(("first", "second", "search:16")) == first and path.read_text() == text  # taken, not replayed
+    with pytest.raises(ValueError, match="journal of another match"):
+        run(("first", "other", "search:16"))
+
+
 def test_seat_ranks_agree_with_the_game_winners():
     game = get_game(GAME_NAME)
     states = game.init_batch(4, seed=11, num_players=4)

@@ -16,7 +16,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # no
 
 from tests.conftest import GAME_NAMES  # noqa: E402
 from wildwest_envs.agents import pretrained  # noqa: E402
-from wildwest_envs.agents.guided_search import GuidedSearchAgent  # noqa: E402
+from wildwest_envs.agents.guided_search import GuidedSearchAgent, Lookahead  # noqa: E402
 from wildwest_envs.agents.policy import UnsafeCheckpointError  # noqa: E402
 from wildwest_envs.agents.registry import make_agent  # noqa: E402
 from wildwest_envs.registry import get_game  # noqa: E402
@@ -622,3 +622,96 @@ def test_the_spec_backs_up_the_values_its_game_says(monkeypatch):
     assert make_agent("mcts+pretrained:8", GAME).value_mode == "relative"
     with pytest.raises(ValueError, match="value_mode"):
         GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), value_mode="margin")
+
+
+# ---- the root lookahead ------------------------------------------------------------------------------------------
+
+def _lookahead_agent(**settings) -> GuidedSearchAgent:
+    return GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), simulations=8, seed=3,
+                             lookahead=Lookahead(**settings))
+
+
+def test_the_lookahead_plays_the_candidate_whose_rollouts_are_worth_most_after_the_priors_doubt():
+    """Candidate c of determinization j is row j * k + c; with values that favour the prior's third favourite by
+    0.1, ``prior_weight`` 0 plays it and a weight worth more than 0.1 of log-prior keeps the favourite."""
+    game = get_game(GAME)
+    states = _positions(GAME, 6, seed=3)
+    masks, seats = game.legal_mask(states), game.current_player(states).astype(np.int64)
+    row = int(np.flatnonzero(masks.sum(axis=1) >= 4)[0])
+    state, seat, mask = states[row], int(seats[row]), masks[row]
+    for weight, favourite_kept in ((0.0, False), (50.0, True)):
+        agent = _lookahead_agent(candidates=4, horizon=2, confidence=1.01, prior_weight=weight)
+        prior, _ = agent.evaluate(states[row:row + 1], seats[row:row + 1], masks[row:row + 1], with_values=False)
+        legal = np.flatnonzero(mask)
+        ranked = legal[np.argsort(-prior[0][legal], kind="stable")]
+        calls = []
+
+        def values_of(sims, agent=agent):
+            calls.append(len(sims))
+            values = np.zeros((len(sims), game.max_players))
+            values[2::4, seat] = 0.1  # the third candidate of every determinization
+            return values
+
+        agent._values_of = values_of
+        move = agent.search(state, seat, mask)
+        assert calls == [8]  # 4 candidates x 8 // 4 determinizations
+        assert move == (ranked[0] if favourite_kept else ranked[2])
+
+
+def test_a_confident_prior_is_played_without_rollouts():
+    game = get_game(GAME)
+    states = _positions(GAME, 4, seed=5)
+    masks, seats = game.legal_mask(states), game.current_player(states).astype(np.int64)
+    agent = _lookahead_agent(confidence=0.0)
+    agent._values_of = lambda sims: pytest.fail("rolled out although the prior is confident")
+    priors, _ = agent.evaluate(states, seats, masks, with_values=False)
+    for i in range(len(states)):
+        assert agent.search(states[i], int(seats[i]), masks[i]) == int(np.argmax(priors[i]))
+
+
+def test_the_lookahead_plays_legal_moves_and_never_reads_what_the_seat_cannot_see():
+    """The same agent seed gives the same move on two positions that differ only in what the seat cannot see;
+    the rollouts (truncated by the horizon, or ended) are valued by the critic or the game's result."""
+    game = get_game(GAME)
+    states = _positions(GAME, 4, seed=9)
+    seats = game.current_player(states).astype(np.int64)
+    other = game.resample_hidden(states, seats, np.arange(len(states), dtype=np.uint64) + 77)
+    masks = game.legal_mask(states)
+    first = _lookahead_agent(confidence=1.01, horizon=3).act_batch(None, masks, states, seats)
+    second = _lookahead_agent(confidence=1.01, horizon=3).act_batch(None, masks, other, seats)
+    assert (first == second).all() and masks[np.arange(len(states)), first].all()
+
+
+def test_network_rollouts_stop_at_the_horizon():
+    agent = _lookahead_agent()
+    sims = _positions(GAME, 3, seed=1)
+    before = sims["n_decisions"].copy()
+    agent._play_network(sims, greedy=True, max_steps=5)
+    assert (sims["n_decisions"] - before <= 5).all() and (sims["n_decisions"] > before).any()
+
+
+def test_the_lookahead_values_are_the_critics_or_the_games_result():
+    game = get_game(GAME)
+    agent = _lookahead_agent()
+    sims = _positions(GAME, 3, seed=2)
+    ended = sims[:1].copy()
+    agent._play_network(ended, greedy=True)
+    values = agent._values_of(np.concatenate([ended, sims[1:]]))
+    np.testing.assert_allclose(values[0], game.returns(ended, agent.reward_mode)[0])
+    _, critic = agent.evaluate(sims[1:], game.current_player(sims[1:]).astype(np.int64), game.legal_mask(sims[1:]))
+    np.testing.assert_allclose(values[1:], critic)
+
+
+def test_bad_lookahead_settings_are_refused():
+    network = make_agent("pretrained", GAME)
+    for settings, simulations in ((Lookahead(candidates=0), 8), (Lookahead(horizon=-1), 8),
+                                  (Lookahead(prior_weight=-0.1), 8), (Lookahead(candidates=4), 3)):
+        with pytest.raises(ValueError, match="lookahead"):
+            GuidedSearchAgent(get_game(GAME), network, simulations=simulations, lookahead=settings)
+
+
+def test_the_spec_looks_ahead_as_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    assert make_agent("mcts+pretrained", GAME).lookahead is None
+    monkeypatch.setitem(guided_search.LOOKAHEAD, GAME, Lookahead(candidates=2))
+    assert make_agent("mcts+pretrained:8", GAME).lookahead == Lookahead(candidates=2)

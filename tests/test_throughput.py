@@ -7,9 +7,11 @@ import re
 import time
 
 import numpy as np
+import pytest
 
 from benchmarks import throughput
 from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.core.sampling import LegalSampler
 from wildwest_envs.registry import get_game
 
 
@@ -18,6 +20,7 @@ def test_report_has_every_row_and_ratios_to_the_median_anchor():
     rows = {tuple(c.strip() for c in line.split("|")[1:3]): line for line in report.splitlines()
             if line.startswith("| ") and "---" not in line and "environment" not in line}
     assert ("way_out_west_v0", "AEC API") in rows and ("way_out_west_v0", "batched B=4, 1 thread") in rows
+    assert ("way_out_west_v0", "batched B=4, 1 thread, draws in the step") in rows
     anchors = [float(a.replace(",", "")) for a in re.search(r"measured 2 times, before the first game and after "
                                                              r"each: ([\d,]+, [\d,]+)", report).group(1).split(", ")]
     anchor_row = rows[("PettingZoo connect_four_v3", "AEC API")]
@@ -44,6 +47,33 @@ def test_batched_play_warms_up_until_the_batch_has_turned_over():
     dealt = np.concatenate(calls)
     assert len(dealt) >= 2 * 8  # the first batch plus at least as many re-dealt games before timing
     np.testing.assert_array_equal(dealt, game_seeds(0, len(dealt)))  # the run's games in order: fresh seeds
+
+
+@pytest.mark.parametrize("name", ["way_out_west_v0", "colt_express_v0"])
+def test_draws_in_the_step_play_the_same_games_as_a_sampling_pass(name):
+    """``draws_in_step``: the step draws each game's next action from the mask it writes; the same games as
+    sampling the masks before each step (same generators), re-deals included, only cheaper."""
+    game = get_game(name)
+    played = []
+    for draws_in_step in (False, True):
+        one_step, dealer, states = throughput.batched_player(game, 6, seed=3, draws_in_step=draws_in_step)
+        decisions = sum(one_step() for _ in range(400))
+        played.append((decisions, dealer.next_game, states.tobytes()))
+    assert played[0][1] > 6  # games finished and were dealt again
+    assert played[0] == played[1]
+
+
+def test_the_sampler_draws_chosen_rows_as_a_whole_pass_would():
+    """``LegalSampler.draw_rows``: the rows' draws and generators as ``__call__`` leaves them; other rows untouched."""
+    game = get_game("way_out_west_v0")
+    masks = game.legal_mask(game.init_batch(5, 1))
+    whole, part = LegalSampler(5, 9), LegalSampler(5, 9)
+    untouched = part.rng.copy()
+    drawn = part.draw_rows(masks, np.array([1, 3]))
+    expected = whole(masks)
+    np.testing.assert_array_equal(drawn, expected[[1, 3]])
+    np.testing.assert_array_equal(part.rng[[1, 3]], whole.rng[[1, 3]])
+    np.testing.assert_array_equal(part.rng[[0, 2, 4]], untouched[[0, 2, 4]])
 
 
 def test_aec_play_times_only_games_after_a_warm_up_game():

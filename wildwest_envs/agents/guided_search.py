@@ -59,6 +59,19 @@ network (``agents.policy.PolicyAgent``):
   score, as Rail's does, trained on the ``score`` reward). The spec's mode
   per game is ``VALUE_MODE`` (``"own"``, the values as they are, where
   absent; measured in Rail without a gain, so no game takes it yet).
+* **Lookahead at the root (optional).** ``lookahead=Lookahead(...)`` replaces
+  the tree by one ply of truncated network rollouts, which needs no visit
+  counts to overrule the prior: where the prior's favourite has less than
+  ``confidence``, each of the ``candidates`` legal actions the prior rates
+  highest is played on the same ``simulations // candidates`` determinizations
+  (common random numbers: the candidates meet the same hidden cards and dice),
+  every seat then plays the network's most probable action for ``horizon``
+  steps, and the position is valued for the searching seat (the critic, or the
+  result of a game that ended). The move maximises the mean value plus
+  ``prior_weight * log P(a)``, so a candidate must be better by the value the
+  prior's doubt is worth (Gumbel MuZero's final choice, ``logits + sigma(q)``,
+  without the noise). Where the prior is confident the network's favourite is
+  played at once. The spec's settings per game are ``LOOKAHEAD``.
 * **Move.** The most visited legal root action; among equally visited ones
   the best mean value, then the highest prior (a small budget visits many
   actions once); a single legal action is answered without searching.
@@ -69,6 +82,8 @@ so an agent with a fixed seed is deterministic.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -111,6 +126,22 @@ VALUE_MODE: dict[str, str] = {}
 VALUE_MODES = ("own", "relative")
 
 
+class Lookahead(NamedTuple):
+    """The root lookahead's settings (module docstring): how many of the prior's favourites are played, how many
+    network steps follow each, below which prior of the favourite the lookahead runs, and what one unit of
+    log-prior is worth in the critic's values."""
+
+    candidates: int = 4
+    horizon: int = 10
+    confidence: float = 0.95
+    prior_weight: float = 0.03
+
+
+# The root lookahead of the spec "mcts+pretrained[:N]", per game (absent: the PUCT tree); N // candidates
+# determinizations per candidate.
+LOOKAHEAD: dict[str, Lookahead] = {}
+
+
 class _PuctNode:
     """One position of the tree: per action visits, pending visits and total return of the actor, the prior,
     a value."""
@@ -148,7 +179,8 @@ class GuidedSearchAgent(ISMCTSAgent):
     def __init__(self, game, network, simulations: int = 200, seed: int = 0, exploration: float = 1.5,
                  wave: int = 16, name: str = "mcts+pretrained", rollout_weight: float = 0.0,
                  reward_mode: str | None = None, rollout_policy: str = "random", prior_temperature: float = 1.0,
-                 advisor=None, advice_weight: float = 0.0, value_mode: str = "own"):
+                 advisor=None, advice_weight: float = 0.0, value_mode: str = "own",
+                 lookahead: Lookahead | None = None):
         """Build the agent.
 
         Args:
@@ -170,6 +202,8 @@ class GuidedSearchAgent(ISMCTSAgent):
                 (its ``act_batch`` gets the searching seats' observations and masks only; module docstring).
             advice_weight: that share, in [0, 1]; 0 (or no advisor) leaves the network's prior alone.
             value_mode: ``"own"`` backs up each seat's value, ``"relative"`` its value minus the best other seat's.
+            lookahead: search one ply of truncated network rollouts at the root instead of the PUCT tree
+                (``Lookahead``; module docstring); ``simulations // lookahead.candidates`` determinizations each.
         """
         if not 0.0 <= rollout_weight <= 1.0:
             raise ValueError(f"rollout_weight must lie in [0, 1], got {rollout_weight}")
@@ -181,6 +215,10 @@ class GuidedSearchAgent(ISMCTSAgent):
             raise ValueError("advice_weight needs an advisor agent")
         if value_mode not in VALUE_MODES:
             raise ValueError(f"value_mode must be one of {VALUE_MODES}, got {value_mode!r}")
+        if lookahead is not None and not (lookahead.candidates >= 1 and lookahead.horizon >= 0
+                                          and simulations >= lookahead.candidates and lookahead.prior_weight >= 0.0):
+            raise ValueError(f"lookahead needs candidates >= 1, horizon >= 0, prior_weight >= 0 and at least one "
+                             f"simulation per candidate, got {lookahead} with {simulations} simulations")
         if rollout_policy not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout_policy must be one of {ROLLOUT_POLICIES}, got {rollout_policy!r}")
         trained_on = (getattr(network, "config", None) or {}).get("reward_mode", "win")
@@ -194,6 +232,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         self.advisor = advisor
         self.advice_weight = float(advice_weight)
         self.value_mode = value_mode
+        self.lookahead = lookahead
         self._advice = iter(())  # the advisor's moves for the rows of the current act_batch, in order
         self._advised: int | None = None  # the advisor's move for the position being searched
 
@@ -204,9 +243,12 @@ class GuidedSearchAgent(ISMCTSAgent):
         return super().act_batch(observations, masks, states, seats)
 
     def search(self, state: np.void, seat: int, mask: np.ndarray) -> int:
-        """``ISMCTSAgent.search``, with the root prior taking the advisor's move for this row (if any)."""
+        """``ISMCTSAgent.search`` (or the root lookahead), with the root prior taking the advisor's move for this
+        row (if any)."""
         self._advised = next(self._advice, None)
-        return super().search(state, seat, mask)
+        if self.lookahead is None or np.count_nonzero(mask) == 1:
+            return super().search(state, seat, mask)
+        return self._look_ahead(state, seat, mask)
 
     def _new_root(self, state: np.void, seat: int, mask: np.ndarray) -> _PuctNode:
         """The root, with the network's prior and value for ``seat`` at a determinization of ``state`` (its
@@ -214,11 +256,50 @@ class GuidedSearchAgent(ISMCTSAgent):
         root = _PuctNode(self.game.n_actions)
         seen = self.determinize(state, seat, 1)  # the seat's own view (a rollout must not start from the truth)
         priors, values = self.leaf_values(seen, np.array([seat]), np.asarray(mask).reshape(1, -1))
-        root.prior, root.value = priors[0], float(values[0, seat])
-        if self.advice_weight > 0.0 and self._advised is not None:
-            root.prior = (1.0 - self.advice_weight) * root.prior
-            root.prior[self._advised] += self.advice_weight
+        root.prior, root.value = self._advised_prior(priors[0]), float(values[0, seat])
         return root
+
+    def _advised_prior(self, prior: np.ndarray) -> np.ndarray:
+        """The root prior with the advisor's move given ``advice_weight`` (as it is without advice)."""
+        if self.advice_weight == 0.0 or self._advised is None:
+            return prior
+        prior = (1.0 - self.advice_weight) * prior
+        prior[self._advised] += self.advice_weight
+        return prior
+
+    def _look_ahead(self, state: np.void, seat: int, mask: np.ndarray) -> int:
+        """The root lookahead's move (module docstring): the prior's favourite where it is confident, else the
+        candidate with the best mean value after its truncated rollouts plus ``prior_weight`` times its log-prior."""
+        settings, game = self.lookahead, self.game
+        mask = np.asarray(mask).reshape(1, -1)
+        prior, _ = self.evaluate(self.determinize(state, seat, 1), np.array([seat]), mask, with_values=False)
+        prior = self._advised_prior(prior[0])
+        legal = np.flatnonzero(mask[0])
+        candidates = legal[np.argsort(-prior[legal], kind="stable")][: settings.candidates]
+        if prior[candidates[0]] >= settings.confidence or len(candidates) == 1:
+            return int(candidates[0])
+        k, n = len(candidates), self.simulations // settings.candidates
+        sims = np.repeat(self.determinize(state, seat, n), k)  # row j * k + c: determinization j, candidate c
+        game.step(sims, np.tile(candidates, n).astype(np.int64), check=False)
+        self._play_network(sims, greedy=True, max_steps=settings.horizon)
+        values = self._values_of(sims)[:, seat].reshape(n, k).mean(axis=0)
+        scores = values + settings.prior_weight * np.log(np.maximum(prior[candidates], 1e-12))
+        return int(candidates[int(np.argmax(scores))])
+
+    def _values_of(self, sims: np.ndarray) -> np.ndarray:
+        """Every seat's value of each of ``sims`` as the search backs it up: the game's return where it is
+        finished, the critic's value where not (``backed_up``)."""
+        game = self.game
+        finished = game.finished(sims)
+        values = np.zeros((len(sims), game.max_players))
+        if finished.any():
+            values[finished] = game.returns(sims[finished], self.reward_mode)
+        open_rows = np.flatnonzero(~finished)
+        if len(open_rows):
+            rows = sims[open_rows]
+            _, values[open_rows] = self.evaluate(rows, game.current_player(rows).astype(np.int64),
+                                                 game.legal_mask(rows))
+        return self.backed_up(values, sims)
 
     def best_action(self, root: _PuctNode, legal: np.ndarray) -> int:
         """The most visited legal root action; ties go to the best mean value, then to the highest prior."""
@@ -348,13 +429,15 @@ class GuidedSearchAgent(ISMCTSAgent):
         while not game.finished(sims).all():  # each step draws the next actions from its new masks (core.kernels)
             game.step(sims, actions, check=False, masks=masks, draws=generators)
 
-    def _play_network(self, sims: np.ndarray, greedy: bool = False) -> None:
+    def _play_network(self, sims: np.ndarray, greedy: bool = False, max_steps: int | None = None) -> None:
         """In place: every seat samples the network's policy for its own observation (``greedy``: plays its most
-        probable legal action) until every game of ``sims`` is finished (one forward pass a step, over the
-        unfinished games)."""
+        probable legal action) until every game of ``sims`` is finished, or for ``max_steps`` steps (one forward
+        pass a step, over the unfinished games)."""
         game = self.game
         over = game.finished(sims)
-        while not over.all():
+        steps = 0
+        while not over.all() and (max_steps is None or steps < max_steps):
+            steps += 1
             rows = np.flatnonzero(~over)
             sub = sims[rows]
             masks = game.legal_mask(sub)
@@ -372,5 +455,5 @@ class GuidedSearchAgent(ISMCTSAgent):
         return np.minimum(chosen, probs.shape[1] - 1).astype(np.int64)
 
 
-__all__ = ["ADVICE_WEIGHTS", "PRIOR_TEMPERATURES", "ROLLOUT_POLICIES", "ROLLOUT_POLICY", "ROLLOUT_WEIGHTS",
-           "VALUE_MODE", "VALUE_MODES", "GuidedSearchAgent"]
+__all__ = ["ADVICE_WEIGHTS", "LOOKAHEAD", "PRIOR_TEMPERATURES", "ROLLOUT_POLICIES", "ROLLOUT_POLICY",
+           "ROLLOUT_WEIGHTS", "VALUE_MODE", "VALUE_MODES", "GuidedSearchAgent", "Lookahead"]

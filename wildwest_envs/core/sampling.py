@@ -79,3 +79,13 @@ class LegalSampler:
         """One legal action per row of ``masks`` (-1 for rows without any)."""
         _SAMPLE_LEGAL(masks, self.rng, self.out)
         return self.out
+
+    def draw_rows(self, masks: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """One legal action for each of ``rows`` (indices into the batch) from those rows of ``masks``, each drawn
+        with its row's generator (which advances as ``__call__`` would advance it); the other rows are left
+        alone. For a batch whose steps draw the next actions themselves (``Game.step``'s ``draws``, with
+        ``self.rng``), after some of its games were dealt again."""
+        rng, out = self.rng[rows], np.empty(len(rows), dtype=np.int64)
+        _SAMPLE_LEGAL(masks[rows], rng, out)
+        self.rng[rows] = rng
+        return out

@@ -15,7 +15,10 @@ Agents that draw random numbers (``random``, the searches) go on from a fresh
 generator after a restart, so a resumed run plays the same deals and seatings as
 an uninterrupted one but not necessarily the same moves. The settings name the
 agents, not their weights: start a new journal when an agent behind a name
-changes (a new shipped network, another checkpoint at the same path).
+changes (a new shipped network, another checkpoint at the same path). An agent
+that sits in none of the match's seatings plays no game of it, so its name is
+not compared (``comparable``): a ladder whose search agent changed keeps the
+journal of its part without search.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ class MatchJournal:
             raise ValueError(f"{self.path}: corrupt match journal ({error}); remove it to start again") from None
         if not records or not isinstance(records[0], dict) or records[0].get("format") != FORMAT:
             raise ValueError(f"{self.path}: not a match journal (its first line must have format {FORMAT!r})")
-        if records[0].get("settings") != self.settings:
+        if comparable(records[0].get("settings")) != comparable(self.settings):
             raise ValueError(f"{self.path}: journal of another match; its settings {records[0].get('settings')} "
                              f"differ from this run's {self.settings}; use another journal path")
         expected = 0
@@ -108,3 +111,15 @@ class MatchJournal:
                 file.write(json.dumps({"format": FORMAT, "settings": self.settings}) + "\n")
             file.write(json.dumps(record) + "\n")
         self.batches.append(record)
+
+
+def comparable(settings) -> object:
+    """``settings`` as two journals of one match must agree on them: with ``agents`` and ``schedule`` (the
+    seatings, lists of agent indices), the names of agents seated in no seating are left out (``None``)."""
+    if not isinstance(settings, dict) or not isinstance(settings.get("agents"), list):
+        return settings
+    schedule = settings.get("schedule")
+    if not isinstance(schedule, list) or not all(isinstance(seating, list) for seating in schedule):
+        return settings
+    seated = {index for seating in schedule for index in seating}
+    return dict(settings, agents=[name if index in seated else None for index, name in enumerate(settings["agents"])])
