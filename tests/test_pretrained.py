@@ -715,4 +715,4 @@ def test_the_spec_looks_ahead_as_its_game_says(monkeypatch):
     assert make_agent("mcts+pretrained", GAME).lookahead is None
     monkeypatch.setitem(guided_search.LOOKAHEAD, GAME, Lookahead(candidates=2))
     assert make_agent("mcts+pretrained:8", GAME).lookahead == Lookahead(candidates=2)
-    assert make_agent("mcts+pretrained:16", "rail_v0").lookahead == guided_search.LOOKAHEAD["rail_v0"]  # the measured one
+    assert make_agent("mcts+pretrained:16", "rail_v0").lookahead == guided_search.LOOKAHEAD["rail_v0"]
