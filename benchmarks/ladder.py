@@ -3,6 +3,7 @@
     python -m benchmarks.ladder --game colt_express
     python -m benchmarks.ladder --game rail --games 2400 --search-games 240 --simulations 50
     python -m benchmarks.ladder --game way_out_west --journal runs/ladder_wow   # resumable
+    python -m benchmarks.ladder --game rail --workers 2                         # a process per core
 
 Agents (``--agents`` replaces the list): ``random``, ``heuristic``,
 ``mcts:<S>``, the README-default PPO agent (``runs/<game>_3p_seed1/model.zip``,
@@ -45,7 +46,7 @@ from wildwest_envs.agents.registry import agents_for_command
 from wildwest_envs.registry import canonical_name
 from wildwest_envs.training.report import markdown_table, save_figure, win_rate_bars
 from wildwest_envs.training.stats import head_to_head, summarize, wilson_interval
-from wildwest_envs.training.tournament import open_journal, play_matches, seat_schedule
+from wildwest_envs.training.tournament import AgentSpecs, open_journal, play_matches, seat_schedule
 
 PLAYERS = 3  # the ladder's player count (the shipped networks' count)
 SEARCH_STEMS = ("mcts", "mcts+pretrained")  # specs whose agents search (slow): played in the second part
@@ -77,13 +78,14 @@ def split_schedule(specs: list[str]) -> tuple[list[tuple[int, ...]], list[tuple[
 
 
 def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, seed: int = 0,
-               batch: int = 64, journal: str | Path | None = None) -> tuple[list, list[str], dict]:
+               batch: int = 64, journal: str | Path | None = None, workers: int = 1) -> tuple[list, list[str], dict]:
     """Play both parts of the ladder; the results (one list), the agents' names and the timings.
 
     With ``journal`` (a path prefix), each part keeps its finished batches in
     ``<journal>.<part>.jsonl`` (``training.journal``): a stopped ladder started
     again goes on where it stopped, one started with more games extends it, and
-    the timings are those of the batches in the journal.
+    the timings are those of the batches in the journal. ``workers`` processes play batches side by side
+    (``training.tournament.play_matches``): the same games and seatings, the timings one core's.
     """
     agents = agents_for_command(specs, game_name, PLAYERS, seed, prog="benchmarks.ladder")
     names = [_display_name(spec) for spec in specs]
@@ -99,7 +101,8 @@ def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, 
             part_journal = open_journal(f"{journal}.{'search' if offset else 'fast'}.jsonl", game_name, agents,
                                         PLAYERS, seed + offset, schedule)
         part_results = play_matches(game_name, agents, PLAYERS, n_games, seed + offset, batch, schedule,
-                                    journal=part_journal)
+                                    journal=part_journal, workers=workers,
+                                    make_agents=AgentSpecs(tuple(specs), game_name, PLAYERS, seed))
         seconds = part_journal.seconds(n_games) if part_journal else time.perf_counter() - start
         timings[part] = (n_games, len(schedule), seconds)
         results += part_results
@@ -192,13 +195,15 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--search-games", type=int, default=288, help="games of the seatings with a search agent")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=64, help="games played at once")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing batches side by side, one core "
+                                                               "each")
     parser.add_argument("--out", default="", help="output path without extension")
     parser.add_argument("--journal", default=None, help="path prefix of a resumable journal of finished games "
                                                         "(<prefix>.fast.jsonl, <prefix>.search.jsonl): a ladder "
                                                         "started again goes on, or extends to more games")
     args = parser.parse_args(argv)
-    if args.simulations < 1 or args.games < 0 or args.search_games < 0:
-        parser.error("--simulations must be positive and the game counts non-negative")
+    if args.simulations < 1 or args.workers < 1 or args.games < 0 or args.search_games < 0:
+        parser.error("--simulations and --workers must be positive and the game counts non-negative")
     try:
         game_name = canonical_name(args.game)
     except ValueError as error:
@@ -211,7 +216,7 @@ def main(argv: list[str] | None = None) -> str:
     command = "python -m benchmarks.ladder " + " ".join(argv if argv is not None else sys.argv[1:])
     try:
         results, names, timings = run_ladder(game_name, specs, args.games, args.search_games, args.seed, args.batch,
-                                            args.journal)
+                                            args.journal, args.workers)
     except ValueError as error:  # a journal of another ladder, an unknown agent spec
         parser.error(str(error))
     markdown = ladder_report(game_name, results, names, timings, args.seed, command.strip())

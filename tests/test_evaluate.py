@@ -15,7 +15,7 @@ from wildwest_envs.agents.human import HumanAgent
 from wildwest_envs.agents.registry import make_agent
 from wildwest_envs.training.report import plot_learning_curve, wrap_label
 from wildwest_envs.training.stats import head_to_head, openskill_ratings, summarize, wilson_interval
-from wildwest_envs.training.tournament import GameResult, evaluate_against, focal_schedule, open_journal, \
+from wildwest_envs.training.tournament import AgentSpecs, GameResult, evaluate_against, focal_schedule, open_journal, \
     play_matches, seat_ranks, seat_schedule, tournament
 from wildwest_envs.registry import GAMES, get_game
 
@@ -171,6 +171,40 @@ def test_an_agent_seated_in_no_seating_may_change_its_name(tmp_path):
     assert run(("first", "second", "search:16")) == first and path.read_text() == text  # taken, not replayed
     with pytest.raises(ValueError, match="journal of another match"):
         run(("first", "other", "search:16"))
+
+
+def _first_legal_agents(worker):
+    """``make_agents`` of the workers test: deterministic agents (module level: a worker process imports it)."""
+    return [_FirstLegalAgent("first"), _FirstLegalAgent("second")]
+
+
+def test_workers_play_the_games_of_a_serial_run_in_order_into_one_journal(tmp_path):
+    """``workers=2``: two processes build their own agents and play batches side by side; the deals, seatings
+    and results (deterministic agents) and the journal's batches are those of a serial run."""
+    agents, schedule = _first_legal_agents(0), seat_schedule(2, 3)
+    serial = play_matches(GAME_NAME, agents, 3, 10, 5, batch=3, schedule=schedule, progress=False)
+    path = tmp_path / "match.jsonl"
+    journal = open_journal(path, GAME_NAME, agents, 3, 5, schedule)
+    parallel = play_matches(GAME_NAME, agents, 3, 10, 5, batch=3, schedule=schedule, progress=False,
+                            journal=journal, workers=2, make_agents=_first_legal_agents)
+    assert parallel == serial and [r.index for r in parallel] == list(range(10))
+    starts = [json.loads(line)["start"] for line in path.read_text().splitlines()[1:]]
+    assert starts == [0, 3, 6, 9]
+    journal = open_journal(path, GAME_NAME, agents, 3, 5, schedule)  # a serial run takes the workers' games
+    assert play_matches(GAME_NAME, agents, 3, 10, 5, batch=3, schedule=schedule, progress=False,
+                        journal=journal) == serial
+
+
+def test_workers_need_a_factory_and_worker_seeds_differ():
+    with pytest.raises(ValueError, match="make_agents"):
+        play_matches(GAME_NAME, [RandomAgent(1), RandomAgent(2)], 3, 2, progress=False, workers=2)
+    with pytest.raises(ValueError, match="at least 1"):
+        play_matches(GAME_NAME, [RandomAgent(1), RandomAgent(2)], 3, 2, progress=False, workers=0)
+    specs = AgentSpecs(("random", "random"), GAME_NAME, 3, seed=7)
+    first, second = specs(0), specs(1)
+    assert [a.rng.integers(1 << 30) for a in first] == [RandomAgent(7).rng.integers(1 << 30),
+                                                        RandomAgent(8).rng.integers(1 << 30)]
+    assert first[0].rng.integers(1 << 30) != second[0].rng.integers(1 << 30)
 
 
 def test_seat_ranks_agree_with_the_game_winners():

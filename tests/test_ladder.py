@@ -80,7 +80,7 @@ def test_a_journaled_ladder_goes_on_from_its_journal_and_refuses_another_ladders
 
 def test_bad_ladder_arguments_are_refused():
     for argv in (["--game", "colt_express", "--simulations", "0"], ["--game", "colt_express", "--agents", "random"],
-                 ["--game", "colt_express", "--games", "-1"]):
+                 ["--game", "colt_express", "--games", "-1"], ["--game", "colt_express", "--workers", "0"]):
         with pytest.raises(SystemExit):
             ladder.main(argv)
 

@@ -40,7 +40,7 @@ from wildwest_envs.agents.registry import agents_for_command
 from wildwest_envs.registry import canonical_name
 from wildwest_envs.training.cli import field_docs
 from wildwest_envs.training.report import plot_learning_curve, write_report
-from wildwest_envs.training.tournament import evaluate_against, tournament
+from wildwest_envs.training.tournament import AgentSpecs, evaluate_against, tournament
 
 
 # ---- command line -------------------------------------------------------------------------------
@@ -61,6 +61,9 @@ class Args:
     """seeds the games, the seating order and the agents (agent i gets seed + i)"""
     batch: int = 256
     """games played at once"""
+    workers: int = 1
+    """processes playing batches side by side, one core each (agents that draw random numbers then draw other
+    numbers than with one)"""
     sample: bool = False
     """checkpoint agents sample from their policy instead of playing greedily"""
     out: str = ""
@@ -96,8 +99,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     args.agents = [spec for item in args.agents for spec in item.split(",") if spec]
     if args.agents and args.games < 1:
         parser.error(f"--games must be positive, got {args.games}")
-    if args.batch < 1 or args.players < 1:
-        parser.error("--batch and --players must be positive")
+    if args.batch < 1 or args.players < 1 or args.workers < 1:
+        parser.error("--batch, --players and --workers must be positive")
     if args.save_events and not args.save_games:
         parser.error("--save-events needs --save-games DIR (the records that hold the events)")
     if not args.agents and not args.learning_curve:
@@ -114,18 +117,21 @@ def main(argv: list[str] | None = None) -> str:
         out = args.out or f"runs/tournaments/{game_name.removesuffix('_v0')}_{args.players}p"
         agents = agents_for_command(args.agents, game_name, args.players, args.seed, not args.sample,
                                     "wildwest-evaluate")
+        parallel = dict(workers=args.workers, make_agents=AgentSpecs(tuple(args.agents), game_name, args.players,
+                                                                     args.seed, not args.sample))
         if args.focal:
             if len(agents) != args.players:
                 raise SystemExit(f"--focal needs one agent per seat ({args.players}), got {len(agents)}")
             table, results = evaluate_against(game_name, args.players, agents[0], agents[1:], args.games,
                                               args.seed, args.batch, progress=True,
-                                              save_games=args.save_games or None, save_events=args.save_events)
+                                              save_games=args.save_games or None, save_events=args.save_events,
+                                              **parallel)
             markdown = f"## {agents[0].name} against {', '.join(a.name for a in agents[1:])}\n\n{table}"
             write_report(out, markdown, results, [a.name for a in agents], args.players,
                          f"{game_name}, {args.players} players, {args.games} games")
         else:
             markdown, _ = tournament(game_name, args.players, agents, args.games, args.seed, args.batch, out,
-                                     save_games=args.save_games or None, save_events=args.save_events)
+                                     save_games=args.save_games or None, save_events=args.save_events, **parallel)
         printed.append(markdown)
         printed.append(f"wrote {out}.md and {out}.png"
                        + (f", and {args.games} game records into {args.save_games}" if args.save_games else ""))

@@ -31,7 +31,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import multiprocessing
+import os
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,7 +109,7 @@ class GameResult:
 def play_matches(game, agents: list, num_players: int, n_games: int, seed: int = 0, batch: int = 256,
                  schedule: list[tuple[int, ...]] | None = None, progress: bool = True,
                  save_games: str | Path | None = None, save_events: bool = False, journal: MatchJournal | None = None,
-                 **options) -> list[GameResult]:
+                 workers: int = 1, make_agents: Callable[[int], list] | None = None, **options) -> list[GameResult]:
     """Play ``n_games`` games between ``agents`` through the batched engine, ``batch`` at a time.
 
     Game ``i`` is dealt from ``(seed, i)`` and seated by ``schedule`` (default
@@ -121,10 +125,17 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
         save_events: the saved records hold what each step reported too (``core.records``).
         journal: a ``MatchJournal`` (``open_journal``): the games already in it are taken from it, and each
             batch played is appended to it, so a stopped run goes on where it stopped.
+        workers: processes that play batches side by side (one core each; 1: play here). The games,
+            seatings, results order and journal are those of a serial run; each batch's seconds are its own
+            wall time, so with several workers they add up to more than the run's.
+        make_agents: with ``workers > 1``, a picklable factory that each worker process calls once with its
+            index (0, 1, ...) to build its own copies of ``agents`` (``AgentSpecs``); ``agents`` then only
+            name the players. Agents that draw random numbers draw from each worker's own generator, so
+            their moves differ from a serial run's.
         options: further game options (``num_players`` is set from the argument).
 
     Raises:
-        ValueError: an agent returned an illegal action.
+        ValueError: an agent returned an illegal action, or ``workers > 1`` without ``make_agents``.
     """
     game = get_game(game) if isinstance(game, str) else game
     schedule = list(schedule if schedule is not None else seat_schedule(len(agents), num_players))
@@ -133,27 +144,115 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
     if seatings.size and (seatings.shape[1] != num_players or seatings.max() >= len(agents)):
         raise ValueError(f"schedule rows must give one of {len(agents)} agents for each of {num_players} seats")
     results: list[GameResult] = journal.results(n_games, GameResult) if journal is not None else []
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if workers > 1 and make_agents is None:
+        raise ValueError("workers > 1 needs make_agents, a picklable factory of the agents (AgentSpecs) that each "
+                         "worker process builds its own copies with")
+    starts = range(len(results), n_games, batch)
+    plan = [(start, seatings[start:start + batch]) for start in starts]
+    settings = dict(seed=seed, num_players=num_players, options=options, save_games=save_games,
+                    save_events=save_events)
     with tqdm(total=n_games, initial=len(results), desc="games", disable=not progress, leave=False) as bar:
-        for start in range(len(results), n_games, batch):
-            size = min(batch, n_games - start)
-            clock = time.perf_counter()
-            states = game.init_batch(size, seed, start, num_players=num_players, **options)
-            moves: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-
-            def remember(decisions: Decisions) -> None:
-                for row, seat, action in zip(decisions.rows, decisions.seats, decisions.actions):
-                    moves[row].append((int(seat), int(action)))
-
-            play_to_end(game, states, agents, seatings[start:start + size], on_finished=bar.update,
-                        on_decisions=remember if save_games is not None else None)
-            batch_results = _results(game, states, seatings[start:start + size], start)
+        if workers > 1:
+            batches = _play_in_workers(game.name, make_agents, workers, plan, settings, bar)
+        else:
+            batches = (_play_batch(game, agents, start, rows, bar.update, **settings) for start, rows in plan)
+        for start, seconds, batch_results in batches:
             results += batch_results
             if journal is not None:
-                journal.append(start, time.perf_counter() - clock, [dataclasses.asdict(r) for r in batch_results])
-            if save_games is not None:
-                _save_records(game, Path(save_games), seed, start, states, moves, seatings[start:start + size],
-                              agents, dict(options, num_players=num_players), save_events)
+                journal.append(start, seconds, [dataclasses.asdict(r) for r in batch_results])
     return results
+
+
+def _play_batch(game, agents: list, start: int, seatings: np.ndarray, on_finished, seed: int, num_players: int,
+                options: dict, save_games: str | Path | None, save_events: bool) -> tuple[int, float, list]:
+    """Games ``start .. start + len(seatings) - 1`` of a match: ``(start, wall seconds, results)``."""
+    size = len(seatings)
+    clock = time.perf_counter()
+    states = game.init_batch(size, seed, start, num_players=num_players, **options)
+    moves: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+
+    def remember(decisions: Decisions) -> None:
+        for row, seat, action in zip(decisions.rows, decisions.seats, decisions.actions):
+            moves[row].append((int(seat), int(action)))
+
+    play_to_end(game, states, agents, seatings, on_finished=on_finished,
+                on_decisions=remember if save_games is not None else None)
+    batch_results = _results(game, states, seatings, start)
+    seconds = time.perf_counter() - clock
+    if save_games is not None:
+        _save_records(game, Path(save_games), seed, start, states, moves, seatings, agents,
+                      dict(options, num_players=num_players), save_events)
+    return start, seconds, batch_results
+
+
+# ---- worker processes ---------------------------------------------------------------------------
+WORKER_SEED_STRIDE = 10_000  # worker w's agent i is seeded seed + i + w * stride (worker 0 as a serial run)
+
+
+@dataclass(frozen=True)
+class AgentSpecs:
+    """A picklable factory of a match's agents for ``play_matches(..., workers=, make_agents=)``.
+
+    Called with a worker's index ``w``, it returns ``make_agent(spec, game_name, seed=seed + i + w *
+    WORKER_SEED_STRIDE, deterministic=, num_players=)`` for the ``i``-th spec: worker 0's agents are those of
+    ``agents_for_command(specs, game_name, num_players, seed)``, the others draw other random numbers.
+    """
+
+    specs: tuple[str, ...]
+    game_name: str
+    num_players: int
+    seed: int = 0
+    deterministic: bool = True
+
+    def __call__(self, worker: int = 0) -> list:
+        """The agents of worker ``worker``."""
+        base = self.seed + worker * WORKER_SEED_STRIDE
+        return [make_agent(spec, self.game_name, seed=base + i, deterministic=self.deterministic,
+                           num_players=self.num_players) for i, spec in enumerate(self.specs)]
+
+
+_worker: dict = {}  # in a worker process: its game and agents (``_start_worker``)
+
+
+def _start_worker(game_name: str, make_agents: Callable[[int], list], counter) -> None:
+    """A worker process's start: one thread for numba and torch (a worker per core), then its agents."""
+    os.environ["OMP_NUM_THREADS"] = "1"  # torch, when an agent imports it, sizes its pool from it
+    import numba
+    numba.set_num_threads(1)
+    with counter.get_lock():
+        index = counter.value
+        counter.value += 1
+    _worker.update(game=get_game(game_name), agents=make_agents(index))
+
+
+def _worker_batch(start: int, seatings: np.ndarray, settings: dict) -> tuple[int, float, list]:
+    """One batch played in a worker process (``_play_batch`` with the worker's game and agents)."""
+    return _play_batch(_worker["game"], _worker["agents"], start, seatings, None, **settings)
+
+
+def _play_in_workers(game_name: str, make_agents, workers: int, plan: list, settings: dict, bar):
+    """Yield ``(start, seconds, results)`` of every planned batch in order, played by ``workers`` processes
+    (each batch's games count on ``bar`` as soon as it is back; a failed batch cancels the rest)."""
+    if not plan:
+        return
+    context = multiprocessing.get_context("spawn")  # no copy of this process's threads and numba state
+    pool = ProcessPoolExecutor(min(workers, max(len(plan), 1)), mp_context=context, initializer=_start_worker,
+                               initargs=(game_name, make_agents, context.Value("i", 0)))
+    try:
+        futures = [pool.submit(_worker_batch, start, rows, settings) for start, rows in plan]
+        done: dict[int, tuple] = {}
+        following = 0
+        for future in as_completed(futures):
+            start, seconds, batch_results = future.result()
+            bar.update(len(batch_results))
+            done[start] = (start, seconds, batch_results)
+            while following < len(plan) and plan[following][0] in done:
+                yield done.pop(plan[following][0])
+                following += 1
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def open_journal(path: str | Path, game_name: str, agents: list, num_players: int, seed: int,
@@ -204,10 +303,11 @@ def seat_ranks(game, states: np.ndarray) -> np.ndarray:
 # ---- tournaments -----------------------------------------------------------------------------
 def tournament(game_name: str, num_players: int, agents: list, n_games: int, seed: int = 0, batch: int = 256,
                out: str | Path | None = None, progress: bool = True,
-               save_games: str | Path | None = None, save_events: bool = False) -> tuple[str, list[GameResult]]:
+               save_games: str | Path | None = None, save_events: bool = False, workers: int = 1,
+               make_agents: Callable[[int], list] | None = None) -> tuple[str, list[GameResult]]:
     """Play a round robin over every seating (``seat_schedule``); write ``<out>.md`` and ``<out>.png``
-    (and each game's record into the folder ``save_games``, with its events if ``save_events``:
-    ``play_matches``).
+    (and each game's record into the folder ``save_games``, with its events if ``save_events``; on
+    ``workers`` processes that build their agents with ``make_agents``: ``play_matches``).
 
     Agents with the same ``name`` are renamed ``name#2``, ``name#3``... so each keeps its row.
     Returns the Markdown report and the per-game results.
@@ -221,7 +321,7 @@ def tournament(game_name: str, num_players: int, agents: list, n_games: int, see
     names = [a.name for a in agents]
     schedule = seat_schedule(len(agents), num_players)
     results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games,
-                           save_events)
+                           save_events, workers=workers, make_agents=make_agents)
     markdown = report(game_name, num_players, results, names, seed, len(schedule))
     if out is not None:
         write_report(out, markdown, results, names, num_players,
@@ -231,11 +331,11 @@ def tournament(game_name: str, num_players: int, agents: list, n_games: int, see
 
 def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n_games: int,
                      seed: int = 0, batch: int = 256, progress: bool = False,
-                     save_games: str | Path | None = None,
-                     save_events: bool = False) -> tuple[str, list[GameResult]]:
+                     save_games: str | Path | None = None, save_events: bool = False, workers: int = 1,
+                     make_agents: Callable[[int], list] | None = None) -> tuple[str, list[GameResult]]:
     """``agent`` in one seat (every seat in turn) against ``opponents`` in the others (``focal_schedule``);
     each game's record goes into the folder ``save_games`` when given, with its events if ``save_events``
-    (``play_matches``).
+    (``play_matches``, on ``workers`` processes that build ``[agent, *opponents]`` with ``make_agents``).
 
     Opponents sharing a name (copies of one spec) form one row. Returns the
     Markdown notes and results table, and the per-game results (agent index 0 is ``agent``).
@@ -247,7 +347,7 @@ def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n
         names[0] = f"{agent.name} (evaluated)"
     schedule = focal_schedule(len(opponents), num_players)
     results = play_matches(game_name, agents, num_players, n_games, seed, batch, schedule, progress, save_games,
-                           save_events)
+                           save_events, workers=workers, make_agents=make_agents)
     n_truncated = sum(r.truncated for r in results)
     notes = (f"{len(results)} games, {num_players} players, seed {seed}; the evaluated agent plays one seat, "
              f"each seat equally often; {n_truncated} truncated games left out; equal agents win "
