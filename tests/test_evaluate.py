@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from collections import Counter
@@ -200,6 +201,10 @@ def test_workers_need_a_factory_and_worker_seeds_differ():
         play_matches(GAME_NAME, [RandomAgent(1), RandomAgent(2)], 3, 2, progress=False, workers=2)
     with pytest.raises(ValueError, match="at least 1"):
         play_matches(GAME_NAME, [RandomAgent(1), RandomAgent(2)], 3, 2, progress=False, workers=0)
+    unregistered = dataclasses.replace(get_game(GAME_NAME))  # e.g. bound by Game.from_package: not in the registry
+    with pytest.raises(ValueError, match="registered game"):
+        play_matches(unregistered, [RandomAgent(1), RandomAgent(2)], 3, 2, progress=False, workers=2,
+                     make_agents=_first_legal_agents)
     specs = AgentSpecs(("random", "random"), GAME_NAME, 3, seed=7)
     first, second = specs(0), specs(1)
     assert [a.rng.integers(1 << 30) for a in first] == [RandomAgent(7).rng.integers(1 << 30),

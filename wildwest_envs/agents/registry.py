@@ -90,6 +90,16 @@ def make_agent(spec: str, game_name: str, seed: int = 0, deterministic: bool = T
     raise ValueError(f"unknown agent spec {spec!r} (and no checkpoint at that path); valid specs: {', '.join(SPECS)}")
 
 
+def make_agents(specs, game_name: str, num_players: int, seed: int = 0, deterministic: bool = True) -> list:
+    """The agents of ``specs`` for one match, agent ``i`` made by ``make_agent(specs[i], seed=seed + i)``.
+
+    Raises:
+        ValueError: an unknown or malformed spec, a foreign checkpoint or a wrong player count.
+    """
+    return [make_agent(spec, game_name, seed=seed + i, deterministic=deterministic, num_players=num_players)
+            for i, spec in enumerate(specs)]
+
+
 def agents_for_command(specs: list[str], game_name: str, num_players: int, seed: int = 0,
                        deterministic: bool = True, prog: str = "wildwest_envs") -> list:
     """The agents of a command line's specs (agent ``i`` seeded ``seed + i``); a bad spec ends the program.
@@ -100,8 +110,7 @@ def agents_for_command(specs: list[str], game_name: str, num_players: int, seed:
     """
     import sys
     try:
-        return [make_agent(spec, game_name, seed=seed + i, deterministic=deterministic, num_players=num_players)
-                for i, spec in enumerate(specs)]
+        return make_agents(specs, game_name, num_players, seed, deterministic)
     except (ValueError, ImportError, OSError) as error:
         print(f"{prog}: error: {error}", file=sys.stderr)
         raise SystemExit(2) from None

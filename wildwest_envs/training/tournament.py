@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from wildwest_envs.agents.registry import make_agent
+from wildwest_envs.agents.registry import make_agents as agents_of_specs
 from wildwest_envs.core.records import make_record
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.core.runner import Decisions, agent_name, play_to_end
@@ -149,6 +149,9 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
     if workers > 1 and make_agents is None:
         raise ValueError("workers > 1 needs make_agents, a picklable factory of the agents (AgentSpecs) that each "
                          "worker process builds its own copies with")
+    if workers > 1 and not _is_registered(game):
+        raise ValueError(f"workers > 1 needs a registered game (each worker process looks {game.name!r} up by its "
+                         "name); a Game bound with Game.from_package plays with workers=1")
     starts = range(len(results), n_games, batch)
     plan = [(start, seatings[start:start + batch]) for start in starts]
     settings = dict(seed=seed, num_players=num_players, options=options, save_games=save_games,
@@ -163,6 +166,14 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
             if journal is not None:
                 journal.append(start, seconds, [dataclasses.asdict(r) for r in batch_results])
     return results
+
+
+def _is_registered(game) -> bool:
+    """Whether ``game`` is the registered game of its name (what a worker process gets from ``get_game``)."""
+    try:
+        return get_game(game.name) is game
+    except (ValueError, KeyError):
+        return False
 
 
 def _play_batch(game, agents: list, start: int, seatings: np.ndarray, on_finished, seed: int, num_players: int,
@@ -195,8 +206,8 @@ WORKER_SEED_STRIDE = 10_000  # worker w's agent i is seeded seed + i + w * strid
 class AgentSpecs:
     """A picklable factory of a match's agents for ``play_matches(..., workers=, make_agents=)``.
 
-    Called with a worker's index ``w``, it returns ``make_agent(spec, game_name, seed=seed + i + w *
-    WORKER_SEED_STRIDE, deterministic=, num_players=)`` for the ``i``-th spec: worker 0's agents are those of
+    Called with a worker's index ``w``, it returns ``agents.registry.make_agents(specs, game_name, num_players,
+    seed + w * WORKER_SEED_STRIDE, deterministic)``: worker 0's agents are those of
     ``agents_for_command(specs, game_name, num_players, seed)``, the others draw other random numbers.
     """
 
@@ -208,9 +219,8 @@ class AgentSpecs:
 
     def __call__(self, worker: int = 0) -> list:
         """The agents of worker ``worker``."""
-        base = self.seed + worker * WORKER_SEED_STRIDE
-        return [make_agent(spec, self.game_name, seed=base + i, deterministic=self.deterministic,
-                           num_players=self.num_players) for i, spec in enumerate(self.specs)]
+        return agents_of_specs(self.specs, self.game_name, self.num_players,
+                               self.seed + worker * WORKER_SEED_STRIDE, self.deterministic)
 
 
 _worker: dict = {}  # in a worker process: its game and agents (``_start_worker``)
@@ -357,7 +367,7 @@ def evaluate_against(game_name: str, num_players: int, agent, opponents: list, n
 
 def opponent_copies(spec: str, game_name: str, num_players: int) -> list:
     """``num_players - 1`` copies of the agent ``spec`` (seeds 1000, 1001, ...): the others of ``evaluate_against``."""
-    return [make_agent(spec, game_name, seed=1000 + i, num_players=num_players) for i in range(num_players - 1)]
+    return agents_of_specs([spec] * (num_players - 1), game_name, num_players, seed=1000)
 
 
 def evaluation_report(game_name: str, num_players: int, agent, label: str, specs: list[str], n_games: int,
