@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +108,32 @@ def test_bad_sweep_arguments_are_refused():
                  ["--game", "chess"]):
         with pytest.raises(SystemExit):
             guided_sweep.main(argv)
+
+
+README_COLUMNS = ("random", "heuristic", "mcts", "ppo-default", "pretrained", "mcts+pretrained")
+README_ROWS = {"Colt Express": "colt_express", "Way Out West": "way_out_west",
+               "Wild West Express": "wild_west_express", "Rail": "rail"}
+
+
+def _ladder_cells(game: str) -> dict[str, str]:
+    """``win rate · μ−3σ`` of every agent of a committed ladder report, keyed by the README's column."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "benchmarks" / "results" / f"ladder_{game}_3p.md").read_text().split("### Head to head")[0]
+    cells = {}
+    for line in text.splitlines():
+        fields = [f.strip() for f in line.strip().strip("|").split("|")]
+        if len(fields) == 10 and fields[0] not in ("agent", "---"):
+            column = fields[0].partition(":")[0] if fields[0].startswith("mcts") else fields[0]
+            rating = Decimal(fields[7]).quantize(Decimal("0.1"), ROUND_HALF_UP)  # 34.05 -> 34.1, as people round
+            cells[column] = f"{fields[3]} · {rating}".replace("-", "−")
+    return cells
+
+
+def test_the_readme_ladder_table_is_the_committed_ladders():
+    """Each README ladder row shows each agent's win rate and rating as its committed report has them."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for title, game in README_ROWS.items():
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {title} ("))
+        shown = [c.strip() for c in row.strip().strip("|").split("|")][1:]
+        expected = _ladder_cells(game)
+        assert shown == [expected.get(column, "–") for column in README_COLUMNS], title

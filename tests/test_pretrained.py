@@ -435,6 +435,15 @@ def test_the_spec_rolls_out_as_its_game_says(monkeypatch):
     assert make_agent("mcts+pretrained", "way_out_west").rollout_policy == "random"
 
 
+def test_the_spec_searches_by_lookahead_where_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    for game_name in ("rail_v0", "wild_west_express_v0"):
+        assert make_agent("mcts+pretrained:16", game_name).lookahead == guided_search.LOOKAHEAD[game_name]
+    assert make_agent("mcts+pretrained", "way_out_west").lookahead is None
+    monkeypatch.setitem(guided_search.LOOKAHEAD, "way_out_west_v0", Lookahead(candidates=2))
+    assert make_agent("mcts+pretrained", "way_out_west").lookahead == Lookahead(candidates=2)
+
+
 def test_the_spec_flattens_the_prior_as_its_game_says(monkeypatch):
     from wildwest_envs.agents import guided_search
     assert make_agent("mcts+pretrained:8", GAME).prior_temperature == 4.0

@@ -142,8 +142,13 @@ class Lookahead(NamedTuple):
 # heuristic third, seats permuted: the PUCT search at 10-40 simulations was level with it (48-52%); the lookahead
 # at N = 16, horizon 30, prior weight 0.03 finished ahead of it in 61.7% of 120 games (seed 3, where horizon 10 gave
 # 52.5% and prior weight 0 27.5%) and in 55.8% [50.6%, 60.8%] of 360 on new deals (seeds 11 and 12), about 16 s a
-# game on one core
-LOOKAHEAD: dict[str, Lookahead] = {"rail_v0": Lookahead(candidates=4, horizon=30, confidence=0.95, prior_weight=0.03)}
+# game on one core. Wild West Express takes the same settings (with the heuristic's advice kept, ``ADVICE_WEIGHTS``):
+# about 12 s a game on one core; where the PUCT tree at 100 simulations finished level with the heuristic (52.3% of
+# 216 meetings), the lookahead finished ahead of it in 59.3% [53%, 66%] and of the network in 84.7% of 216 meetings in
+# its ladder (benchmarks/results/ladder_wild_west_express_3p.md)
+LOOKAHEAD: dict[str, Lookahead] = {"rail_v0": Lookahead(candidates=4, horizon=30, confidence=0.95, prior_weight=0.03),
+                                   "wild_west_express_v0": Lookahead(candidates=4, horizon=30, confidence=0.95,
+                                                                     prior_weight=0.03)}
 
 
 class _PuctNode:
