@@ -146,9 +146,8 @@ class Lookahead(NamedTuple):
 # about 12 s a game on one core; where the PUCT tree at 100 simulations finished level with the heuristic (52.3% of
 # 216 meetings), the lookahead finished ahead of it in 59.3% [53%, 66%] and of the network in 84.7% of 216 meetings in
 # its ladder (benchmarks/results/ladder_wild_west_express_3p.md)
-LOOKAHEAD: dict[str, Lookahead] = {"rail_v0": Lookahead(candidates=4, horizon=30, confidence=0.95, prior_weight=0.03),
-                                   "wild_west_express_v0": Lookahead(candidates=4, horizon=30, confidence=0.95,
-                                                                     prior_weight=0.03)}
+_HORIZON_30 = Lookahead(candidates=4, horizon=30, confidence=0.95, prior_weight=0.03)
+LOOKAHEAD: dict[str, Lookahead] = {"rail_v0": _HORIZON_30, "wild_west_express_v0": _HORIZON_30}
 
 
 class _PuctNode:

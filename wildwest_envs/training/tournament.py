@@ -172,7 +172,7 @@ def _is_registered(game) -> bool:
     """Whether ``game`` is the registered game of its name (what a worker process gets from ``get_game``)."""
     try:
         return get_game(game.name) is game
-    except (ValueError, KeyError):
+    except ValueError:  # not a registered name
         return False
 
 
