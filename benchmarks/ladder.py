@@ -21,7 +21,17 @@ agents do not decide how many games the fast ones get:
   (default 288, a multiple of their 96 seatings).
 
 Each part cycles its seatings in a seeded order, so over a multiple of its
-length every agent holds every seat equally often. Win rates pool both parts
+length every agent holds every seat equally often.
+
+**An agent added to a finished ladder** (``--added K``: the last ``K`` of
+``--agents`` are new) does not replay it. The games of the first agents come
+from the earlier ladder's journal (``--journal``, all the games it holds; its
+agents, seatings and seeds must be those of the first agents), and only the
+seatings with a new agent are played, in two more parts of their own
+(``<journal>.added.fast.jsonl``, ``<journal>.added.search.jsonl``;
+``--games`` and ``--search-games`` then count their games, dealt from seeds of
+their own). Each part stays balanced over its seatings; the results pool all
+four parts. Win rates pool both parts
 (so they depend on the mix of opponents each agent met: compare ratings and the
 head-to-head matrix across agents); the head-to-head matrix counts, for every
 pair of seats of one game, which of the two agents finished ahead (ties ½),
@@ -38,6 +48,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,10 +57,12 @@ from wildwest_envs.agents.registry import agents_for_command
 from wildwest_envs.registry import canonical_name
 from wildwest_envs.training.report import markdown_table, save_figure, win_rate_bars
 from wildwest_envs.training.stats import head_to_head, summarize, wilson_interval
+from wildwest_envs.training.journal import MatchJournal, journal_settings
 from wildwest_envs.training.tournament import AgentSpecs, open_journal, play_matches, seat_schedule
 
 PLAYERS = 3  # the ladder's player count (the shipped networks' count)
 SEARCH_STEMS = ("mcts", "mcts+pretrained")  # specs whose agents search (slow): played in the second part
+ADDED_SEED_OFFSET = 1_000_000  # the parts with an added agent deal from seed + this (+ --games for the search part)
 
 
 def default_agents(game_name: str, simulations: int) -> list[str]:
@@ -77,34 +90,88 @@ def split_schedule(specs: list[str]) -> tuple[list[tuple[int, ...]], list[tuple[
     return fast, slow
 
 
+@dataclass(frozen=True)
+class Part:
+    """One part of a ladder: its seatings, games and seed, and the journal file that keeps them."""
+
+    label: str
+    journal_suffix: str
+    schedule: list[tuple[int, ...]]
+    games: int
+    seed: int
+    agents: int
+    """how many of the ladder's agents (the first ones) its journal names"""
+
+
+def ladder_parts(specs: list[str], games: int, search_games: int, seed: int = 0) -> list[Part]:
+    """The two parts of a ladder played from scratch: the seatings without a search agent, then the others."""
+    fast, slow = split_schedule(specs)
+    return [Part("without search", "fast", fast, games, seed, len(specs)),
+            Part("with search", "search", slow, search_games, seed + games, len(specs))]
+
+
+def added_parts(specs: list[str], added: int, games: int, search_games: int, seed: int,
+                journal: str | Path) -> list[Part]:
+    """The parts of a ladder whose last ``added`` agents joined after the others had played theirs.
+
+    The first agents' two parts are the earlier ladder's, with all the games its journal holds and the seeds it
+    was played with (read from the journal, which ``open_journal`` then checks against their agents and
+    seatings); the seatings with a new agent make two parts of their own, ``games`` and ``search_games`` games.
+    """
+    if not 0 < added <= len(specs) - PLAYERS:
+        raise ValueError(f"--added must leave at least {PLAYERS} earlier agents, got {added} of {len(specs)}")
+    earlier = len(specs) - added
+    parts = []
+    for part in ladder_parts(specs[:earlier], 0, 0, seed):
+        settings = journal_settings(f"{journal}.{part.journal_suffix}.jsonl")
+        if settings is not None:  # a part the earlier ladder played no game of has no file
+            done = MatchJournal(f"{journal}.{part.journal_suffix}.jsonl", settings).games
+            parts.append(Part(part.label, part.journal_suffix, part.schedule, done, int(settings.get("seed", -1)),
+                              earlier))
+    if not parts:
+        raise ValueError(f"--added {added}: no journal {journal}.fast.jsonl or {journal}.search.jsonl of the ladder "
+                         f"of the first {earlier} agents")
+    fast, slow = split_schedule(specs)
+    new = [[seating for seating in schedule if max(seating) >= earlier] for schedule in (fast, slow)]
+    return parts + [Part(f"{label}, with an added agent", f"added.{suffix}", schedule, n_games, seed + offset,
+                         len(specs))
+                    for label, suffix, schedule, n_games, offset in (
+                        ("without search", "fast", new[0], games, ADDED_SEED_OFFSET),
+                        ("with search", "search", new[1], search_games, ADDED_SEED_OFFSET + games))]
+
+
 def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, seed: int = 0,
-               batch: int = 64, journal: str | Path | None = None, workers: int = 1) -> tuple[list, list[str], dict]:
-    """Play both parts of the ladder; the results (one list), the agents' names and the timings.
+               batch: int = 64, journal: str | Path | None = None, workers: int = 1,
+               added: int = 0) -> tuple[list, list[str], dict]:
+    """Play the parts of the ladder; the results (one list), the agents' names and the timings.
 
     With ``journal`` (a path prefix), each part keeps its finished batches in
     ``<journal>.<part>.jsonl`` (``training.journal``): a stopped ladder started
     again goes on where it stopped, one started with more games extends it, and
     the timings are those of the batches in the journal. ``workers`` processes play batches side by side
-    (``training.tournament.play_matches``): the same games and seatings, the timings one core's.
+    (``training.tournament.play_matches``): the same games and seatings, the timings one core's. ``added``:
+    the last ``added`` agents join the finished ladder of the others in ``journal`` (``added_parts``).
     """
+    if added and journal is None:
+        raise ValueError("--added needs --journal, the journal of the ladder the new agents join")
+    parts = (added_parts(specs, added, games, search_games, seed, journal) if added
+             else ladder_parts(specs, games, search_games, seed))
     agents = agents_for_command(specs, game_name, PLAYERS, seed, prog="benchmarks.ladder")
     names = [_display_name(spec) for spec in specs]
-    fast, slow = split_schedule(specs)
     timings, results = {}, []
-    for part, schedule, n_games, offset in (("without search", fast, games, 0),
-                                            ("with search", slow, search_games, games)):
-        if not schedule or n_games <= 0:
+    for part in parts:
+        if not part.schedule or part.games <= 0:
             continue
         start = time.perf_counter()
         part_journal = None
         if journal is not None:
-            part_journal = open_journal(f"{journal}.{'search' if offset else 'fast'}.jsonl", game_name, agents,
-                                        PLAYERS, seed + offset, schedule)
-        part_results = play_matches(game_name, agents, PLAYERS, n_games, seed + offset, batch, schedule,
+            part_journal = open_journal(f"{journal}.{part.journal_suffix}.jsonl", game_name,
+                                        agents[:part.agents], PLAYERS, part.seed, part.schedule)
+        part_results = play_matches(game_name, agents, PLAYERS, part.games, part.seed, batch, part.schedule,
                                     journal=part_journal, workers=workers,
                                     make_agents=AgentSpecs(tuple(specs), game_name, PLAYERS, seed))
-        seconds = part_journal.seconds(n_games) if part_journal else time.perf_counter() - start
-        timings[part] = (n_games, len(schedule), seconds)
+        seconds = part_journal.seconds(part.games) if part_journal else time.perf_counter() - start
+        timings[part.label] = (part.games, len(part.schedule), seconds)
         results += part_results
     return results, names, timings
 
@@ -201,9 +268,12 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--journal", default=None, help="path prefix of a resumable journal of finished games "
                                                         "(<prefix>.fast.jsonl, <prefix>.search.jsonl): a ladder "
                                                         "started again goes on, or extends to more games")
+    parser.add_argument("--added", type=int, default=0, help="the last K agents join the finished ladder of the "
+                                                             "others in --journal: only their seatings are played "
+                                                             "(--games and --search-games count those)")
     args = parser.parse_args(argv)
-    if args.simulations < 1 or args.workers < 1 or args.games < 0 or args.search_games < 0:
-        parser.error("--simulations and --workers must be positive and the game counts non-negative")
+    if args.simulations < 1 or args.workers < 1 or args.games < 0 or args.search_games < 0 or args.added < 0:
+        parser.error("--simulations and --workers must be positive and the counts non-negative")
     try:
         game_name = canonical_name(args.game)
     except ValueError as error:
@@ -216,8 +286,8 @@ def main(argv: list[str] | None = None) -> str:
     command = "python -m benchmarks.ladder " + " ".join(argv if argv is not None else sys.argv[1:])
     try:
         results, names, timings = run_ladder(game_name, specs, args.games, args.search_games, args.seed, args.batch,
-                                            args.journal, args.workers)
-    except ValueError as error:  # a journal of another ladder, an unknown agent spec
+                                            args.journal, args.workers, args.added)
+    except ValueError as error:  # a journal of another ladder, an unknown agent spec, a bad --added
         parser.error(str(error))
     markdown = ladder_report(game_name, results, names, timings, args.seed, command.strip())
     Path(out).parent.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,14 @@ bounds-checked random games and mutated saved states of ``tests/test_boundscheck
 rest of the suite compiled: before, they compiled every kernel of every game a second time (about 200 s of the
 suite's CPU time on a fresh machine), while the checks cost the kernels 3-13% of their speed and 15% more
 compile time (Rail and Wild West Express random play, measured 2026-12-05).
+
+**One thread per worker.** The suite runs two pytest-xdist workers on two cores, so the other worker always holds
+a core. A torch operation on two OpenMP threads then waits, at every one of its barriers, for a thread the
+system has put aside: a guided-search test that makes many small forward passes took 20-25 s instead of 0.3-2 s
+in CI (measured 2026-12-06: 21.4 s against 2.8 s with two busy processes beside it). Torch therefore runs on one
+thread in the workers (``one_torch_thread``) and in the processes the tests start (``OMP_NUM_THREADS=1``); numba
+keeps its threads for the tests that ask for them (``parallel_builds``, the thread tests), and its pool, which
+sets OpenMP's thread count when it starts, is started here first.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ BOUNDSCHECK_CACHE = Path(os.environ.get("WILDWEST_BOUNDSCHECK_CACHE",
 os.environ["WILDWEST_SERIAL_BELOW"] = str(sys.maxsize)
 os.environ["NUMBA_BOUNDSCHECK"] = "1"
 os.environ["NUMBA_CACHE_DIR"] = str(BOUNDSCHECK_CACHE)
+os.environ["OMP_NUM_THREADS"] = "1"  # torch's pool in the processes the tests start (module docstring)
 
 import numba
 import numpy as np
@@ -39,6 +48,7 @@ import pytest
 
 numba.core.config.reload_config()  # in case a plugin imported numba before this file set the variables
 assert numba.config.BOUNDSCHECK and numba.config.CACHE_DIR == str(BOUNDSCHECK_CACHE)
+numba.get_num_threads()  # starts numba's pool now, which sets OpenMP's thread count to its own (module docstring)
 
 from wildwest_envs.core.sampling import LegalSampler
 from wildwest_envs.registry import GAMES, get_game
@@ -94,6 +104,14 @@ def parallel_builds(monkeypatch):
     monkeypatch.setattr(kernels, "SERIAL_BELOW", SERIAL_BELOW_DEFAULT)
     monkeypatch.delenv("WILDWEST_SERIAL_BELOW", raising=False)
     return SERIAL_BELOW_DEFAULT
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """Torch on one thread in every test of a worker (module docstring); a test may set more for itself."""
+    torch = sys.modules.get("torch")  # never imported here: the suite runs without the training extras too
+    if torch is not None and torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
 
 
 @pytest.fixture(params=GAME_NAMES)

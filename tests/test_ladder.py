@@ -80,9 +80,44 @@ def test_a_journaled_ladder_goes_on_from_its_journal_and_refuses_another_ladders
     assert "journal of another match" in capsys.readouterr().err
 
 
+def test_an_added_agent_plays_only_its_own_seatings_and_the_earlier_games_come_from_the_journal(tmp_path, capsys):
+    """``--added 1``: the earlier ladder's journals are read, not replayed or extended; the new parts seat the new
+    agent in every game, every one of its seatings equally often, on deals of their own; the report pools all."""
+    journal = tmp_path / "wow"
+    earlier = ["random", "heuristic", "mcts:2"]
+    common = ["--game", "way_out_west", "--batch", "6", "--simulations", "2", "--journal", str(journal)]
+    ladder.main([*common, "--agents", *earlier, "--games", "0", "--search-games", "6", "--out", str(tmp_path / "a")])
+    before = (tmp_path / "wow.search.jsonl").read_text()
+    results, names, timings = ladder.run_ladder("way_out_west", [*earlier, "pretrained"], 12, 12, 0, 6, journal,
+                                                added=1)
+    assert (tmp_path / "wow.search.jsonl").read_text() == before  # read, not replayed
+    assert not (tmp_path / "wow.fast.jsonl").exists()  # the earlier ladder had no game without search
+    assert names == [*earlier, "pretrained"] and len(results) == 6 + 12 + 12
+    assert list(timings) == ["with search", "without search, with an added agent", "with search, with an added agent"]
+    fast, search = results[6:18], results[18:]
+    assert all(3 in r.seating for r in fast + search)
+    assert all(2 not in r.seating for r in fast) and all(2 in r.seating for r in search)
+    assert sorted(r.seating for r in fast) == sorted(ladder.split_schedule([*earlier, "pretrained"])[0] * 2)
+    markdown = ladder.main([*common, "--agents", *earlier, "pretrained", "--added", "1", "--games", "12",
+                            "--search-games", "12", "--out", str(tmp_path / "b")])
+    assert "30 games" in markdown and "| pretrained |" in markdown
+    for argv, message in ((["--agents", *earlier, "--added", "1"], "at least 3 earlier agents"),
+                          (["--agents", "random", "heuristic", "mcts:3", "pretrained", "--added", "1"],
+                           "journal of another match"),
+                          (["--agents", *earlier, "pretrained", "--added", "2"], "at least 3 earlier agents")):
+        with pytest.raises(SystemExit):
+            ladder.main([*common, *argv, "--out", str(tmp_path / "c")])
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ladder.main(["--game", "way_out_west", "--agents", *earlier, "pretrained", "--added", "1",
+                     "--journal", str(tmp_path / "none"), "--out", str(tmp_path / "c")])
+    assert "no journal" in capsys.readouterr().err
+
+
 def test_bad_ladder_arguments_are_refused():
     for argv in (["--game", "colt_express", "--simulations", "0"], ["--game", "colt_express", "--agents", "random"],
-                 ["--game", "colt_express", "--games", "-1"], ["--game", "colt_express", "--workers", "0"]):
+                 ["--game", "colt_express", "--games", "-1"], ["--game", "colt_express", "--workers", "0"],
+                 ["--game", "colt_express", "--added", "-1"], ["--game", "colt_express", "--added", "1"]):
         with pytest.raises(SystemExit):
             ladder.main(argv)
 

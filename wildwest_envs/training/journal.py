@@ -113,6 +113,25 @@ class MatchJournal:
         self.batches.append(record)
 
 
+def journal_settings(path: str | Path) -> dict | None:
+    """The settings on the first line of the journal at ``path``; ``None`` when there is no such file.
+
+    Raises:
+        ValueError: the file is not a match journal.
+    """
+    path = Path(path)
+    if not path.exists():
+        return None
+    first = path.read_text().split("\n", 1)[0]
+    try:
+        header = json.loads(first)
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(header.get("settings"), dict):
+        raise ValueError(f"{path}: not a match journal (its first line must have format {FORMAT!r} and settings)")
+    return header["settings"]
+
+
 def comparable(settings) -> object:
     """``settings`` as two journals of one match must agree on them: with ``agents`` and ``schedule`` (the
     seatings, lists of agent indices), the names of agents seated in no seating are left out (``None``)."""
