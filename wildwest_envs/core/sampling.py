@@ -36,7 +36,7 @@ def draw_legal(row: np.ndarray, rng: np.ndarray, b: int) -> int:
     n_actions = row.shape[0]
     n_legal = 0
     for a in range(n_actions):
-        n_legal += row[a]
+        n_legal += np.int64(row[a])  # an int64 sum in plain Python too (numpy keeps int8 + int as int8)
     if n_legal == 0:
         return -1
     rng[b] = np.uint64(rng[b]) + _GOLDEN
@@ -46,7 +46,7 @@ def draw_legal(row: np.ndarray, rng: np.ndarray, b: int) -> int:
     while start + _CHUNK <= n_actions:
         in_chunk = 0
         for a in range(start, start + _CHUNK):
-            in_chunk += row[a]
+            in_chunk += np.int64(row[a])
         if k < in_chunk:
             break
         k -= in_chunk

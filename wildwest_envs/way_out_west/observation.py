@@ -316,13 +316,13 @@ def _auction(state: np.void, o: int, n: int, row: np.ndarray) -> None:
 def _pending(state: np.void, o: int, n: int, row: np.ndarray) -> None:
     """§12 item 6: the choices made so far in the action being carried out."""
     if state["pend_box"] >= 0:
-        row[_PENDING + PEND_BOX + state["pend_box"]] = 1.0
+        row[_PENDING + PEND_BOX + np.int64(state["pend_box"])] = 1.0
     if state["pend_town1"] >= 0:
-        row[_PENDING + PEND_TOWN1 + state["pend_town1"]] = 1.0
+        row[_PENDING + PEND_TOWN1 + np.int64(state["pend_town1"])] = 1.0
     if state["pend_town2"] >= 0:
-        row[_PENDING + PEND_TOWN2 + state["pend_town2"]] = 1.0
+        row[_PENDING + PEND_TOWN2 + np.int64(state["pend_town2"])] = 1.0
     if state["pend_target"] >= 0:
-        row[_PENDING + PEND_TARGET + state["pend_target"]] = 1.0
+        row[_PENDING + PEND_TARGET + np.int64(state["pend_target"])] = 1.0
     if state["pend_defender"] >= 0:
         row[_PENDING + PEND_DEFENDER + _rel(np.int64(state["pend_defender"]), o, n)] = 1.0
 
