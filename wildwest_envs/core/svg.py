@@ -29,6 +29,7 @@ Python-style with underscores (``font_size=11`` becomes ``font-size="11"``, a tr
 from __future__ import annotations
 
 import math
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
@@ -43,18 +44,37 @@ BOLD_CHAR_WIDTH = 0.62
 def num(value: float) -> str:
     """A coordinate with at most one decimal, no trailing zeros (stable text)."""
     written = f"{float(value):.1f}"
-    return written[:-2] if written.endswith(".0") else written
+    return written[:-2] if written[-1] == "0" else written  # "12.0" -> "12" (one decimal: a final 0 is ".0")
+
+
+_NEEDS_ESCAPING = re.compile(r'[&<>"\n\r\t]')  # what makes ``quoteattr`` change a value or its quotes
+_ATTRIBUTE_NAMES: dict[str, str] = {}  # Python-style name -> SVG name, filled as names are met
+
+
+def quoted(value: str) -> str:
+    """``value`` as ``xml.sax.saxutils.quoteattr`` writes it, without its cost for the usual plain value."""
+    return f'"{value}"' if _NEEDS_ESCAPING.search(value) is None else quoteattr(value)
 
 
 def attrs(attributes: dict) -> str:
-    """`` name="value"`` pairs; underscores in names become dashes, floats are rounded, None is left out."""
+    """`` name="value"`` pairs; underscores in names become dashes, floats are rounded, None is left out.
+
+    The drawings call this a few million times in the tests, so it is written for speed: the names' spelling is
+    remembered and a value without a character to escape is quoted directly (the same text as ``quoteattr``).
+    """
     parts = []
     for name, value in attributes.items():
         if value is None:
             continue
+        svg_name = _ATTRIBUTE_NAMES.get(name)
+        if svg_name is None:
+            svg_name = _ATTRIBUTE_NAMES[name] = name.rstrip("_").replace("_", "-")
         if isinstance(value, float):
-            value = num(value)
-        parts.append(f" {name.rstrip('_').replace('_', '-')}={quoteattr(str(value))}")
+            parts.append(f' {svg_name}="{num(value)}"')  # digits, sign and point: nothing to escape
+        elif isinstance(value, (int, np.integer)):
+            parts.append(f' {svg_name}="{value}"')
+        else:
+            parts.append(f" {svg_name}={quoted(str(value))}")
     return "".join(parts)
 
 
