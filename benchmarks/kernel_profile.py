@@ -100,8 +100,10 @@ def top_functions(report: str, top: int) -> list[tuple[float, str]]:
     return sorted(((share, name) for name, share in totals.items()), reverse=True)[:top]
 
 
-def profile(game_name: str, batch: int, seconds: float, top: int) -> str:
-    """Profile the steady state of ``game_name`` at batch ``batch``, one thread; the Markdown report."""
+def profile(game_name: str, batch: int, seconds: float, top: int, threads: int = 1) -> str:
+    """Profile the steady state of ``game_name`` at batch ``batch`` on ``threads`` threads; the Markdown report
+    (with several threads the shares are of all threads' samples together: idle waits show as the OpenMP
+    runtime's functions)."""
     perf = shutil.which("perf")
     if perf is None:
         raise SystemExit("kernel_profile: needs Linux perf (apt-get install linux-perf)")
@@ -109,7 +111,7 @@ def profile(game_name: str, batch: int, seconds: float, top: int) -> str:
     from wildwest_envs.registry import canonical_name, get_game
 
     game = get_game(canonical_name(game_name))
-    batched_random_play(game, batch, 1, 1.0)  # compile and warm up
+    batched_random_play(game, batch, threads, 1.0)  # compile and warm up
     symbols = compiled_symbols()
     map_path = write_perf_map(symbols, os.getpid())
     with tempfile.TemporaryDirectory() as folder:
@@ -117,7 +119,7 @@ def profile(game_name: str, batch: int, seconds: float, top: int) -> str:
         recorder = subprocess.Popen([perf, "record", "-F", "1999", "-p", str(os.getpid()), "-o", str(data)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(1.0)  # perf attaches
-        rate = batched_random_play(game, batch, 1, seconds, warm_up_limit=0.0)
+        rate = batched_random_play(game, batch, threads, seconds, warm_up_limit=0.0)
         recorder.send_signal(signal.SIGINT)
         _, errors = recorder.communicate(timeout=60)
         if recorder.returncode not in (0, -2) or not data.exists():
@@ -126,9 +128,10 @@ def profile(game_name: str, batch: int, seconds: float, top: int) -> str:
                                  "-g", "none"], capture_output=True, text=True, check=True).stdout
     map_path.unlink(missing_ok=True)
     rows = top_functions(report, top)
-    lines = [f"## Kernel profile: {canonical_name(game_name)}, batch {batch}, 1 thread",
+    lines = [f"## Kernel profile: {canonical_name(game_name)}, batch {batch}, {threads} thread{'s' * (threads > 1)}",
              "",
-             f"`python -m benchmarks.kernel_profile --game {game_name} --batch {batch} --seconds {seconds:g}`: "
+             f"`python -m benchmarks.kernel_profile --game {game_name} --batch {batch} --seconds {seconds:g}"
+             f"{f' --threads {threads}' if threads > 1 else ''}`: "
              f"{rate:,.0f} decisions/s while profiled; {len(symbols)} compiled functions named; self time "
              f"(what a function inlines counts as its own); the rest of the samples are Python, numpy and the "
              f"C library.",
@@ -146,15 +149,16 @@ def main(argv: list[str] | None = None) -> None:
                                                                "records stay in cache, the kernels' own time shows)")
     parser.add_argument("--seconds", type=float, default=12.0, help="profiled seconds of the steady state")
     parser.add_argument("--top", type=int, default=25, help="functions listed")
+    parser.add_argument("--threads", type=int, default=1, help="numba threads (default 1)")
     parser.add_argument("--output", help="also write the Markdown table to this file")
     args = parser.parse_args(argv)
-    if args.batch < 1 or args.seconds <= 0 or args.top < 1:
-        parser.error("--batch, --seconds and --top must be positive")
+    if args.batch < 1 or args.seconds <= 0 or args.top < 1 or args.threads < 1:
+        parser.error("--batch, --seconds, --top and --threads must be positive")
     if "numba" in sys.modules:
         raise SystemExit("kernel_profile: run it as a command (numba must not be imported before it sets its cache)")
     # compiled here, not loaded from the cache: only compiled libraries hold the LLVM modules that name functions
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="kernel_profile_")
-    text = profile(args.game, args.batch, args.seconds, args.top)
+    text = profile(args.game, args.batch, args.seconds, args.top, args.threads)
     print(text)
     if args.output:
         Path(args.output).write_text(text)

@@ -126,3 +126,18 @@ def test_the_kernel_profile_names_numba_functions_and_sums_perfs_rows(tmp_path):
         assert path.read_text() == "1000 400 a.f\n1400 1000 a.g\n"
     finally:
         path.unlink()
+
+
+def test_the_thread_scaling_table_has_the_ceiling_rows_and_a_row_per_game_and_batch():
+    """``benchmarks/thread_scaling.py``: the machine's two ceiling rows, then each game's batch sizes, with rates
+    and a ratio (tiny settings: the rows, not the speeds, are checked)."""
+    from benchmarks import thread_scaling
+
+    text = thread_scaling.report(["colt_express"], [4, 8], seconds=0.05, repeats=1)
+    rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| what")]
+    assert [row.split(" | ")[0] for row in rows] == ["| machine: arithmetic (prange, no memory traffic)",
+                                                    "| machine: streaming (prange, 16 MB arrays, 20 passes)",
+                                                    "| colt_express_v0", "| colt_express_v0"]
+    assert [row.split(" | ")[1] for row in rows[2:]] == ["4", "8"]
+    assert all(row.split(" | ")[4].endswith("×") for row in rows)
+    assert all(row.rstrip(" |").endswith("×") for row in rows[2:])  # the step and sampling ratios of the games

@@ -1,0 +1,164 @@
+"""How much two threads give over one: each game's batched engine next to what the machine itself allows.
+
+    python -m benchmarks.thread_scaling
+    python -m benchmarks.thread_scaling --games wild_west_express --batch-sizes 1024 8192 --repeats 5
+
+For each game and batch size, plays uniform legal random games as ``benchmarks.throughput`` does (steady state,
+finished games re-dealt in place) on 1 and on 2 threads, alternating, ``--repeats`` times, and reports the
+median rate of each and their ratio. Two rows measure the machine's own ceiling with the same numba thread pool:
+*arithmetic*, a ``prange`` loop of xorshift rounds on 8,192 integers (no memory traffic: what two cores give
+when nothing is shared), and *streaming*, ``b = 3a + 1`` over 16 MB arrays (memory bandwidth). A game that
+scales well below the arithmetic row loses the difference in our code or in the memory system; a ``perf``
+profile on 2 threads (``benchmarks.kernel_profile --threads 2``) with the same shares as on 1 thread points
+to the memory system rather than a serial section. Needs an idle machine: anything else running takes the
+second core first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+CEILING_ROUNDS = 20_000  # xorshift rounds per integer of the arithmetic row (about 0.2 s on one core)
+STREAM_SIZE = 2_000_000  # float64s per array of the streaming row (16 MB)
+
+
+@njit(parallel=True, cache=True)
+def _arithmetic(out, rounds):
+    for i in prange(out.size):
+        x = np.uint64(i + 1)
+        for _ in range(rounds):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+        out[i] = x
+
+
+@njit(parallel=True, cache=True)
+def _streaming(a, b):
+    for i in prange(a.size):
+        b[i] = a[i] * 3.0 + 1.0
+
+
+def _seconds_of(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def ceiling_rows(repeats: int) -> list[tuple[str, float, float]]:
+    """``(row, one-thread seconds, two-thread seconds)`` (medians) of the arithmetic and streaming loops."""
+    out = np.zeros(8192, dtype=np.uint64)
+    a, b = np.ones(STREAM_SIZE), np.empty(STREAM_SIZE)
+    _arithmetic(out, 1)
+    _streaming(a, b)
+    loops = {"arithmetic (prange, no memory traffic)": lambda: _arithmetic(out, CEILING_ROUNDS),
+             "streaming (prange, 16 MB arrays, 20 passes)": lambda: [_streaming(a, b) for _ in range(20)]}
+    rows = []
+    for name, work in loops.items():
+        times = {1: [], 2: []}
+        for _ in range(repeats):
+            for threads in (1, 2):
+                numba.set_num_threads(threads)
+                times[threads].append(_seconds_of(work))
+        rows.append((name, statistics.median(times[1]), statistics.median(times[2])))
+    return rows
+
+
+def _loop_parts(game, batch: int, seconds: float) -> tuple[int, float, float, float]:
+    """``(decisions, sampling s, step s, whole s)`` of ``seconds`` of steady-state play (the loop of
+    ``benchmarks.throughput.batched_player``, its parts timed apart) on the current thread count."""
+    from wildwest_envs.core.runner import Dealer
+    from wildwest_envs.core.sampling import LegalSampler
+
+    dealer = Dealer(game, 0, game.parse_options())
+    states = dealer.deal(batch)
+    masks = game.legal_mask(states)
+    sample = LegalSampler(batch, 0)
+    decisions, sampling, stepping, whole, timed = 0, 0.0, 0.0, 0.0, False
+    start = time.perf_counter()
+    while True:
+        t0 = time.perf_counter()
+        if not timed and (dealer.next_game >= 2 * batch or t0 - start > 300):
+            timed, start = True, t0  # warmed up: every stage of a game in the mix
+        elif timed and t0 - start > seconds:
+            return decisions, sampling, stepping, whole
+        actions = sample(masks)
+        t1 = time.perf_counter()
+        live = int(np.count_nonzero(actions >= 0))
+        game.step(states, actions, check=False, masks=masks)
+        t2 = time.perf_counter()
+        ended = np.flatnonzero(game.finished(states))
+        if len(ended):
+            masks[ended] = game.legal_mask(dealer.deal_into(states, ended))
+        if timed:
+            decisions += live
+            sampling += t1 - t0
+            stepping += t2 - t1
+            whole += time.perf_counter() - t0
+
+
+def game_rows(game_name: str, batch_sizes: list[int], seconds: float, repeats: int) -> list[tuple]:
+    """``(batch, one-thread rate, two-thread rate, step kernel ratio, sampling ratio)`` of a game: medians of
+    ``repeats`` alternated runs; the ratios are two threads over one of the time per decision in that part."""
+    from wildwest_envs.registry import get_game
+
+    game = get_game(game_name)
+    rows = []
+    for batch in batch_sizes:
+        runs = {1: [], 2: []}
+        for _ in range(repeats):
+            for threads in (1, 2):
+                numba.set_num_threads(threads)
+                runs[threads].append(_loop_parts(game, batch, seconds))
+
+        def median(threads, part):
+            return statistics.median(run[part] / run[0] for run in runs[threads])  # seconds per decision
+
+        rows.append((batch, 1 / median(1, 3), 1 / median(2, 3), median(1, 2) / median(2, 2),
+                     median(1, 1) / median(2, 1)))
+    return rows
+
+
+def report(games: list[str], batch_sizes: list[int], seconds: float, repeats: int) -> str:
+    """The Markdown table of the ceiling rows and every game's rows."""
+    from wildwest_envs.registry import canonical_name
+
+    lines = [f"Medians of {repeats} alternated runs; {seconds:g} s per game measurement. *whole loop*: random "
+             f"play as `benchmarks.throughput` times it (sampling, step, re-deal of finished games); *step* and "
+             f"*sampling*: the time per decision of that part alone, one thread over two.", "",
+             "| what | batch | 1 thread | 2 threads | 2 threads ÷ 1: whole loop | step | sampling |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, one, two in ceiling_rows(repeats):
+        lines.append(f"| machine: {name} | – | {one:.3f} s | {two:.3f} s | {one / two:.2f}× | – | – |")
+    for game in games:
+        for batch, one, two, step, sampling in game_rows(canonical_name(game), batch_sizes, seconds, repeats):
+            lines.append(f"| {canonical_name(game)} | {batch} | {one:,.0f}/s | {two:,.0f}/s | {two / one:.2f}× | "
+                         f"{step:.2f}× | {sampling:.2f}× |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: print the table."""
+    from wildwest_envs.registry import GAMES
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="*", default=list(GAMES), help="registered games (default: all)")
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1024, 8192])
+    parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per run")
+    parser.add_argument("--repeats", type=int, default=3, help="alternated runs per row (the median is reported)")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.repeats < 1 or min(args.batch_sizes) < 1:
+        parser.error("--seconds, --repeats and --batch-sizes must be positive")
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        parser.error("needs at least 2 numba threads (NUMBA_NUM_THREADS)")
+    print(report(args.games, args.batch_sizes, args.seconds, args.repeats))
+
+
+if __name__ == "__main__":
+    main()
