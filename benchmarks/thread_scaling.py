@@ -103,25 +103,41 @@ def _loop_parts(game, batch: int, seconds: float) -> tuple[int, float, float, fl
             whole += time.perf_counter() - t0
 
 
+def _sampling_pass_seconds(game, batch: int, seconds: float) -> float:
+    """Seconds of one sampling pass over the fixed legal masks of ``batch`` fresh games (the pass alone: nothing
+    else moves the masks between calls), the best of about ``seconds`` of calls on the current thread count."""
+    from wildwest_envs.core.sampling import LegalSampler
+
+    masks = game.legal_mask(game.init_batch(batch, 0))
+    sample = LegalSampler(batch, 0)
+    sample(masks)
+    best, end = float("inf"), time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        best = min(best, _seconds_of(lambda: sample(masks)))
+    return best
+
+
 def game_rows(game_name: str, batch_sizes: list[int], seconds: float, repeats: int) -> list[tuple]:
-    """``(batch, one-thread rate, two-thread rate, step kernel ratio, sampling ratio)`` of a game: medians of
-    ``repeats`` alternated runs; the ratios are two threads over one of the time per decision in that part."""
+    """``(batch, one-thread rate, two-thread rate, step kernel ratio, sampling ratio, fixed-mask sampling ratio)``
+    of a game: medians of ``repeats`` alternated runs; the ratios are two threads over one of the time per decision
+    in that part (the last: of one sampling pass over fixed masks, ``_sampling_pass_seconds``)."""
     from wildwest_envs.registry import get_game
 
     game = get_game(game_name)
     rows = []
     for batch in batch_sizes:
-        runs = {1: [], 2: []}
+        runs, passes = {1: [], 2: []}, {1: [], 2: []}
         for _ in range(repeats):
             for threads in (1, 2):
                 numba.set_num_threads(threads)
                 runs[threads].append(_loop_parts(game, batch, seconds))
+                passes[threads].append(_sampling_pass_seconds(game, batch, seconds / 3))
 
         def median(threads, part):
             return statistics.median(run[part] / run[0] for run in runs[threads])  # seconds per decision
 
         rows.append((batch, 1 / median(1, 3), 1 / median(2, 3), median(1, 2) / median(2, 2),
-                     median(1, 1) / median(2, 1)))
+                     median(1, 1) / median(2, 1), statistics.median(passes[1]) / statistics.median(passes[2])))
     return rows
 
 
@@ -131,15 +147,19 @@ def report(games: list[str], batch_sizes: list[int], seconds: float, repeats: in
 
     lines = [f"Medians of {repeats} alternated runs; {seconds:g} s per game measurement. *whole loop*: random "
              f"play as `benchmarks.throughput` times it (sampling, step, re-deal of finished games); *step* and "
-             f"*sampling*: the time per decision of that part alone, one thread over two.", "",
-             "| what | batch | 1 thread | 2 threads | 2 threads ÷ 1: whole loop | step | sampling |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             f"*sampling*: the time per decision of that part alone, one thread over two; *sampling, fixed masks*: "
+             f"one sampling pass over the same masks again and again (the pass alone, its data as cached as it "
+             f"gets).", "",
+             "| what | batch | 1 thread | 2 threads | 2 threads ÷ 1: whole loop | step | sampling | "
+             "sampling, fixed masks |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, one, two in ceiling_rows(repeats):
-        lines.append(f"| machine: {name} | – | {one:.3f} s | {two:.3f} s | {one / two:.2f}× | – | – |")
+        lines.append(f"| machine: {name} | – | {one:.3f} s | {two:.3f} s | {one / two:.2f}× | – | – | – |")
     for game in games:
-        for batch, one, two, step, sampling in game_rows(canonical_name(game), batch_sizes, seconds, repeats):
+        for batch, one, two, step, sampling, fixed in game_rows(canonical_name(game), batch_sizes, seconds,
+                                                                repeats):
             lines.append(f"| {canonical_name(game)} | {batch} | {one:,.0f}/s | {two:,.0f}/s | {two / one:.2f}× | "
-                         f"{step:.2f}× | {sampling:.2f}× |")
+                         f"{step:.2f}× | {sampling:.2f}× | {fixed:.2f}× |")
     return "\n".join(lines) + "\n"
 
 
