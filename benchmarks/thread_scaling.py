@@ -5,11 +5,13 @@
 
 For each game and batch size, plays uniform legal random games as ``benchmarks.throughput`` does (steady state,
 finished games re-dealt in place) on 1 and on 2 threads, alternating, ``--repeats`` times, and reports the
-median rate of each and their ratio. Two rows measure the machine's own ceiling with the same numba thread pool:
-*arithmetic*, a ``prange`` loop of xorshift rounds on 8,192 integers (no memory traffic: what two cores give
-when nothing is shared), and *streaming*, ``b = 3a + 1`` over 16 MB arrays (memory bandwidth). A game that
-scales well below the arithmetic row loses the difference in our code or in the memory system; a ``perf``
-profile on 2 threads (``benchmarks.kernel_profile --threads 2``) with the same shares as on 1 thread points
+median rate of each and their ratio, then the ratios of the loop's two parallel parts timed apart (the step
+kernel, the sampling pass) and of one sampling pass over fixed masks (the pass alone). Two rows measure the
+machine's own ceiling with the same numba thread pool: *arithmetic*, a ``prange`` loop of xorshift rounds on
+8,192 integers (no memory traffic: what two cores give when nothing is shared), and *streaming*,
+``b = 3a + 1`` over 16 MB arrays (memory bandwidth). A game that scales well below the arithmetic row loses the
+difference in our code or in the memory system; a ``perf`` profile on 2 threads
+(``benchmarks.kernel_profile --threads 2``) with the same shares as on 1 thread points
 to the memory system rather than a serial section. Needs an idle machine: anything else running takes the
 second core first.
 """
