@@ -79,9 +79,9 @@ def profile(game_name: str, path: str) -> tuple[list[tuple[str, float, int, floa
     """The per-function table of a cold-start path (``own_seconds``) and the path's wall seconds, measured in a
     fresh process into an empty numba cache."""
     from benchmarks.throughput import COLD_PATHS
-    script = _CHILD.format(body=COLD_PATHS[path].format(name=canonical_name(game_name)))
+    script = _CHILD.format(body=COLD_PATHS[path][0].format(name=canonical_name(game_name)))
     with tempfile.TemporaryDirectory() as folder:
-        env = dict(os.environ, NUMBA_CACHE_DIR=folder)
+        env = dict(os.environ, NUMBA_CACHE_DIR=folder, WILDWEST_QUICKSTART="off")  # what compiles in the process
         env.pop("WILDWEST_SERIAL_BELOW", None)
         out = os.path.join(folder, "rows.json")
         start = time.perf_counter()
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> str:
     from benchmarks.throughput import COLD_PATHS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, help="registered game")
-    parser.add_argument("--path", default="first AEC game", choices=list(COLD_PATHS), help="cold-start path")
+    parser.add_argument("--path", default="first AEC game, compiled", choices=list(COLD_PATHS), help="cold-start path")
     parser.add_argument("--top", type=int, default=25, help="functions listed (the others are summed)")
     args = parser.parse_args(argv)
     try:

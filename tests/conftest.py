@@ -24,6 +24,11 @@ in CI (measured 2026-12-06: 21.4 s against 2.8 s with two busy processes beside 
 thread in the workers (``one_torch_thread``) and in the processes the tests start (``OMP_NUM_THREADS=1``); numba
 keeps its threads for the tests that ask for them (``parallel_builds``, the thread tests), and its pool, which
 sets OpenMP's thread count when it starts, is started here first.
+
+**Compiled from the first game.** A user's PettingZoo env plays its first games as plain Python while numba's
+cache is cold (``core.quickstart``) and starts a background process that compiles; the suite turns that off
+(``WILDWEST_QUICKSTART=off``, inherited by the processes the tests start), so every env test runs the compiled
+kernels, except ``tests/test_quickstart.py``, which tests quick start itself.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ os.environ["WILDWEST_SERIAL_BELOW"] = str(sys.maxsize)
 os.environ["NUMBA_BOUNDSCHECK"] = "1"
 os.environ["NUMBA_CACHE_DIR"] = str(BOUNDSCHECK_CACHE)
 os.environ["OMP_NUM_THREADS"] = "1"  # torch's pool in the processes the tests start (module docstring)
+os.environ["WILDWEST_QUICKSTART"] = "off"  # envs compile at once (module docstring)
 
 import numba
 import numpy as np

@@ -15,6 +15,11 @@ independently, at any point of a game. ``env.unwrapped.save_state()`` gives the
 position as readable JSON (``Game.to_json``) and ``load_state(text)`` continues from
 one, validated first, with the mask and the agent to act recomputed.
 
+First games: while numba's cache of the game is cold, ``reset`` deals on a plain-Python
+twin of the game (the same source, uncompiled: the same games) and one background process
+compiles the kernels into the cache; the first ``reset`` after it is done switches to the
+compiled game (``core.quickstart``; ``WILDWEST_QUICKSTART=off`` compiles at once instead).
+
 Events (``events=True``, for games that report them: ``core.eventlog``): after
 each step, every agent's info holds ``"events"``, the events of that step it may
 see (as dicts: ``kind``, the arguments, ``seen_by``).
@@ -29,6 +34,7 @@ end; at the end each agent's info has ``scores`` (by seat), ``winners`` and
 from __future__ import annotations
 
 import copy
+import functools
 import sys
 
 import gymnasium
@@ -37,6 +43,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from gymnasium.utils import EzPickle
 
+from . import quickstart
 from .game import REWARD_MODES, Game
 from .rng import game_seed
 
@@ -47,6 +54,23 @@ def agent_name(seat: int) -> str:
 
 
 RENDER_MODES = ["ansi", "human", "rgb_array"]
+
+
+def _quietly(method):
+    """``method`` of ``GameAECEnv`` without numpy's overflow warnings while the env plays a plain twin, whose
+    generator arithmetic wraps around in uint64 on purpose, as the compiled kernels' does (``core.quickstart``);
+    a compiled game's calls go straight through (``reset`` and ``load_state``, which choose the game, are
+    always quiet)."""
+    chooses = method.__name__ in ("reset", "load_state")
+
+    @functools.wraps(method)
+    def quiet_method(self, *args, **kwargs):
+        if not chooses and "game" not in self.__dict__:  # the compiled game (the class's)
+            return method(self, *args, **kwargs)
+        with np.errstate(over="ignore"):
+            return method(self, *args, **kwargs)
+
+    return quiet_method
 
 
 class GameAECEnv(AECEnv, EzPickle):
@@ -111,18 +135,22 @@ class GameAECEnv(AECEnv, EzPickle):
         clone = type(self).__new__(type(self))
         memo[id(self)] = clone
         for key, value in self.__dict__.items():
-            setattr(clone, key, copy.deepcopy(value, memo))
+            setattr(clone, key, value if key == "game" else copy.deepcopy(value, memo))  # one game, shared
         return clone
 
     def __getstate__(self) -> dict:
-        """Pickle the whole env, position included (``EzPickle`` alone would rebuild an unreset env)."""
-        return self.__dict__.copy()
+        """Pickle the whole env, position included (``EzPickle`` alone would rebuild an unreset env); a copy
+        that plays on a plain twin (``core.quickstart``) is restored on the compiled game."""
+        state = self.__dict__.copy()
+        state.pop("game", None)
+        return state
 
     def __setstate__(self, state: dict) -> None:
         """Restore a pickled env in its position."""
         self.__dict__.update(state)
 
     # ---- saving and loading a position ------------------------------------------------
+    @_quietly
     def save_state(self) -> str:
         """The current position as readable JSON (``Game.to_json``); ``load_state`` continues from it.
 
@@ -133,6 +161,7 @@ class GameAECEnv(AECEnv, EzPickle):
             raise RuntimeError("call reset() before save_state()")
         return self.game.to_json(self.states[0])
 
+    @_quietly
     def load_state(self, state) -> None:
         """Continue from a saved position: ``save_state``/``Game.to_json`` text, or a record of this game.
 
@@ -144,6 +173,7 @@ class GameAECEnv(AECEnv, EzPickle):
         Raises:
             ValueError, TypeError: an invalid position, or one with another player count (the env is unchanged).
         """
+        self._choose_game()
         if isinstance(state, str):
             states = self.game.from_json(state)
         else:
@@ -191,6 +221,7 @@ class GameAECEnv(AECEnv, EzPickle):
                                 chance=tuple(c for c in record.chance if c[0] <= upto))
         self.load_state(self.game.replay(record))
 
+    @_quietly
     def script(self, outcomes, then: str = "error") -> None:
         """Script the next chance outcomes of the game in play, in the rules' terms (``Game.script``).
 
@@ -213,6 +244,7 @@ class GameAECEnv(AECEnv, EzPickle):
         return self.action_spaces[self._known(agent)]
 
     # ---- episode -------------------------------------------------------------------
+    @_quietly
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game (see the module docstring for seeding).
 
@@ -230,11 +262,13 @@ class GameAECEnv(AECEnv, EzPickle):
             self._run_seed, self._episode = int(np.random.SeedSequence().entropy % 2**63), 0
         else:
             self._episode += 1
+        self._choose_game()
         self.states = self.game.init(np.array([game_seed(self._run_seed, self._episode)], np.uint64),
                                      **self.options)
         self._start_bookkeeping()
         self.agent_selection = agent_name(int(self.states[0]["current"]))
 
+    @_quietly
     def observe(self, agent: str) -> dict:
         """``{"observation", "action_mask"}`` of ``agent``; the mask is all 0 off turn."""
         seat = self._seat[self._known(agent)]
@@ -245,6 +279,7 @@ class GameAECEnv(AECEnv, EzPickle):
         mask = self._mask_buffer[0].copy() if on_turn else self._no_actions.copy()
         return {"observation": self._obs_buffer[0].copy(), "action_mask": mask}
 
+    @_quietly
     def step(self, action) -> None:
         """Apply ``action`` of ``agent_selection``; ``None`` for a finished agent.
 
@@ -287,6 +322,7 @@ class GameAECEnv(AECEnv, EzPickle):
             self.render()
 
     # ---- rendering ------------------------------------------------------------------
+    @_quietly
     def render(self):
         """The board as text (``ansi``), printed (``human``) or a picture (``rgb_array``)."""
         if self.render_mode is None:
@@ -306,6 +342,16 @@ class GameAECEnv(AECEnv, EzPickle):
         """Nothing to release."""
 
     # ---- private --------------------------------------------------------------------
+    def _choose_game(self) -> None:
+        """Play the compiled game, or its plain twin while numba's cache is cold (``core.quickstart``)."""
+        compiled = type(self).game
+        options = {k: v for k, v in self._ezpickle_kwargs.items() if k not in ("render_mode", "reward_mode", "events")}
+        game = quickstart.game_to_play(compiled, self.events, options)
+        if game is compiled:
+            self.__dict__.pop("game", None)
+        else:
+            self.game = game
+
     def _known(self, agent) -> str:
         """``agent`` if it is one of ``possible_agents``, else a ``KeyError`` naming them."""
         if not isinstance(agent, str) or agent not in self._seat:

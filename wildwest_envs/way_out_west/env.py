@@ -71,10 +71,12 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo.utils import wrappers
 
+from ..core import quickstart
 from ..core.aec import GameAECEnv, agent_name
+from . import scoring
 from .data import MAX_PLAYERS
 from .game import GAME
-from .scoring import N_VP_CATEGORIES, VP_CATEGORY_NAMES, vp_by_category
+from .scoring import N_VP_CATEGORIES, VP_CATEGORY_NAMES
 
 
 class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo naming)
@@ -86,7 +88,7 @@ class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo naming)
         """The library's end-of-game infos, plus the final VP by category of every agent (§14)."""
         super()._finish()
         by_category = np.zeros((MAX_PLAYERS, N_VP_CATEGORIES), dtype=np.int64)
-        vp_by_category(self.states[0], by_category)
+        quickstart.counterpart(scoring, self.game).vp_by_category(self.states[0], by_category)  # the game's build
         categories = {agent_name(s): dict(zip(VP_CATEGORY_NAMES, by_category[s].tolist()))
                       for s in range(len(self.possible_agents))}
         for agent in self.agents:
