@@ -137,6 +137,15 @@ def test_a_warm_up_of_another_live_process_is_not_started_again(cold):
     lock.write_text(dead.stdout.strip())  # a stale lock: its process has ended
     assert quickstart.is_plain(quickstart.game_to_play(game))
     assert cold == ["rail_v0"]
+    assert lock.read_text() == str(os.getpid())  # taken over (the real warm-up then writes its own pid)
+
+
+def test_of_processes_starting_cold_at_once_one_claims_the_warm_up(tmp_path):
+    marker = tmp_path / "quickstart-rail_v0-plain-0123.ok"
+    assert quickstart._claim(marker)
+    assert not quickstart._claim(marker)  # held by a live process (this one)
+    marker.with_suffix(".lock").write_text("not a pid")
+    assert quickstart._claim(marker)  # an unreadable lock is stale
 
 
 def test_the_marker_follows_the_sources_numba_and_python(cold, monkeypatch, tmp_path):

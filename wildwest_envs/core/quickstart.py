@@ -26,8 +26,8 @@ The marker is a file in numba's cache directory of ``wildwest_envs.core`` (or
 and Python versions and every source file's size and modification time of ``core`` and the
 game's package, the stamp numba's own cache index checks. A warm cache costs a ``stat`` of
 each of those files once per process (about half a millisecond). If the warm-up fails, the env
-compiles in its own process, as without quick start. ``WILDWEST_QUICKSTART=off`` turns quick start off (the test suite does, except where
-it tests it); under ``NUMBA_DISABLE_JIT`` every game is plain already.
+compiles in its own process, as without quick start. ``WILDWEST_QUICKSTART=off`` turns quick
+start off (the test suite does, except where it tests it); under ``NUMBA_DISABLE_JIT`` every game is plain already.
 
 Only the PettingZoo env starts plain: the batched ``Game`` API, agents and training run
 compiled kernels from the first call.
@@ -44,6 +44,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -179,7 +180,7 @@ def game_to_play(game, events: bool = False, options: dict | None = None):
     running = _warmups.get(str(marker))
     if running is not None and running.poll() is not None:  # it ended without the marker: failed
         return game
-    if running is None and not _someone_warming(marker):
+    if running is None and _claim(marker):
         _warmups[str(marker)] = _start_warmup(game, events, options or {}, marker)
     return plain_twin(game)
 
@@ -198,16 +199,37 @@ def _lock_path(marker: Path) -> Path:
 
 
 def _someone_warming(marker: Path) -> bool:
-    """Another process holds the warm-up's lock and is alive."""
+    """The warm-up's lock is held by a live process (its pid is in the lock; on Windows, where a signal cannot
+    probe a process, a lock younger than ten minutes counts as held)."""
+    lock = _lock_path(marker)
     try:
-        pid = int(_lock_path(marker).read_text().strip() or 0)
-    except (OSError, ValueError):
-        return False
-    try:
+        if os.name == "nt":
+            return time.time() - lock.stat().st_mtime < 600
+        pid = int(lock.read_text().strip() or 0)
         os.kill(pid, 0)
     except (OSError, ValueError):
         return False
-    return True
+    return pid > 0
+
+
+def _claim(marker: Path) -> bool:
+    """Take the warm-up's lock for this process (created exclusively, so of several processes starting cold at
+    once one warms up); a stale lock, of a process that has ended, is taken over. ``False``: someone holds it."""
+    lock = _lock_path(marker)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(2):
+        try:
+            descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            if _someone_warming(marker):
+                return False
+            with contextlib.suppress(OSError):
+                lock.unlink()  # stale
+            continue
+        with os.fdopen(descriptor, "w") as file:
+            file.write(str(os.getpid()))
+        return True
+    return False
 
 
 def _json_options(options: dict) -> str:
@@ -224,7 +246,7 @@ def _json_options(options: dict) -> str:
 
 
 def _start_warmup(game, events: bool, options: dict, marker: Path) -> subprocess.Popen:
-    marker.parent.mkdir(parents=True, exist_ok=True)
+    """Start the warm-up process (the lock is this process's: ``_claim``); the lock then names the warm-up."""
     command = [sys.executable, "-m", __name__, game.name, "--marker", str(marker),
                "--options", _json_options(options)] + (["--events"] if events else [])
     environment = {**os.environ, ENV_SWITCH: "off"}
