@@ -119,6 +119,19 @@ def test_a_warm_cache_or_the_off_switch_plays_the_compiled_game_at_once(cold, mo
     assert cold == ["way_out_west_v0"]
 
 
+def test_a_game_of_one_s_own_plays_as_it_is(cold):
+    """Only registered games have twins: a variant ``Game`` (here one with another score scale) or an unregistered
+    one is played as given."""
+    import dataclasses
+
+    game = get_game("way_out_west_v0")
+    variant = dataclasses.replace(game, score_scale=1.0)
+    assert quickstart.game_to_play(variant) is variant
+    unregistered = dataclasses.replace(game, name="my_game_v0")
+    assert quickstart.game_to_play(unregistered) is unregistered
+    assert cold == []
+
+
 def test_a_failed_warm_up_leaves_the_env_to_compile_in_its_own_process(cold, monkeypatch):
     game = get_game("colt_express_v0")
     assert quickstart.is_plain(quickstart.game_to_play(game))

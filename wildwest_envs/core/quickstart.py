@@ -171,7 +171,7 @@ def game_to_play(game, events: bool = False, options: dict | None = None):
     """The ``Game`` an env of the compiled ``game`` should play its next game on: ``game`` itself when quick
     start is off, the cache is warm or the warm-up failed; otherwise its plain twin, with the warm-up started
     if nobody runs it yet (module docstring). ``options``: the env's game options, played by the warm-up."""
-    if not enabled() or (game.name, events) in _warm:
+    if not enabled() or (game.name, events) in _warm or not _is_registered(game):
         return game
     marker = marker_path(game, events)
     if marker.exists():
@@ -183,6 +183,13 @@ def game_to_play(game, events: bool = False, options: dict | None = None):
     if running is None and _claim(marker):
         _warmups[str(marker)] = _start_warmup(game, events, options or {}, marker)
     return plain_twin(game)
+
+
+def _is_registered(game) -> bool:
+    """``game`` is the ``GAME`` of a registered game (of which a twin can be made), not a game of one's own."""
+    from ..registry import GAMES, get_game
+
+    return game.name in GAMES and get_game(game.name) is game
 
 
 def wait_for_warmup(game, events: bool = False, timeout: float | None = None) -> bool:
