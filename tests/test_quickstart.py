@@ -227,6 +227,30 @@ def test_the_warm_up_plays_a_compiled_game_and_writes_the_marker(cold):
     assert quickstart.is_warm(game) and quickstart.game_to_play(game) is game
 
 
+def test_a_terminal_game_starts_at_once_on_the_twin_and_plays_the_compiled_game(cold, monkeypatch):
+    """``wildwest-play`` (a person against random agents) plays while the cache is cold on the twin, the same
+    game as compiled, with no overflow warning for the person to read."""
+    import io
+
+    from wildwest_envs.training import play
+
+    chosen = []
+    choose = quickstart.game_to_play
+    monkeypatch.setattr(quickstart, "game_to_play", lambda game, *a, **k: chosen.append(choose(game, *a, **k))
+                        or chosen[-1])
+    argv = ["--game", "way_out_west", "--players", "3", "--opponents", "random", "--seat", "1", "--seed", "2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain = io.StringIO()
+        plain_scores = play.main(argv, io.StringIO("1\n" * 2000), plain)
+    assert len(chosen) == 1 and quickstart.is_plain(chosen[0]) and cold == ["way_out_west_v0"]
+    monkeypatch.setenv(quickstart.ENV_SWITCH, "off")
+    compiled = io.StringIO()
+    compiled_scores = play.main(argv, io.StringIO("1\n" * 2000), compiled)
+    assert not quickstart.is_plain(chosen[-1])
+    assert plain.getvalue() == compiled.getvalue() and list(plain_scores) == list(compiled_scores)
+
+
 @pytest.mark.slow
 def test_a_new_user_s_first_game_compiles_nothing_and_the_next_runs_compiled(tmp_path):
     """In a fresh process (a new user's program), with no marker: the first game plays at once as plain Python

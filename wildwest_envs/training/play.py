@@ -12,7 +12,9 @@ board and your legal actions are printed by name; type the number or the name,
 are printed at the end. ``--save-game FILE`` writes the finished game as a game
 record (``core.records``, with the events of every step where the game reports
 them), which ``Game.replay`` replays and the AEC env's
-``load_record`` resumes.
+``load_record`` resumes. While numba's cache of the game is cold, the terminal game
+starts at once on the rules as plain Python (``core.quickstart``; the agents other
+than ``random`` still compile their own kernels).
 
 ``--web`` plays in the browser instead (``viewer.web_play``): a page on
 http://127.0.0.1:PORT/ (``--port``, 0 = any free port; the URL is printed) shows
@@ -32,6 +34,7 @@ import numpy as np
 
 from wildwest_envs.agents.human import HumanAgent
 from wildwest_envs.agents.registry import SPECS, agents_for_command
+from wildwest_envs.core import quickstart
 from wildwest_envs.core.records import make_record
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.registry import GAMES, canonical_name, get_game
@@ -75,7 +78,7 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
     game_name = canonical_name(args.game)
     if args.web:
         return _web(args, game_name, out)
-    game = get_game(game_name)
+    game = quickstart.game_to_play(get_game(game_name))  # while numba's cache is cold: plain Python (quick start)
     seats: list = [None] * args.players
     seats[args.seat] = HumanAgent(game, input_stream, output_stream)
     others = [(args.seat + k) % args.players for k in range(1, args.players)]
@@ -86,6 +89,12 @@ def main(argv: list[str] | None = None, input_stream: TextIO | None = None,
     print(f"{game_name}, {args.players} players, seed {args.seed}: you are player_{args.seat}; "
           + ", ".join(f"player_{s} = {seats[s].name}" for s in others), file=out)
 
+    with np.errstate(over="ignore"):  # a plain twin's generators wrap around in uint64 on purpose, as compiled
+        return _play(game, seats, args, out)
+
+
+def _play(game, seats: list, args: argparse.Namespace, out: TextIO) -> np.ndarray | None:
+    """The game loop of ``main``: the final scores by seat, or ``None`` when the person quits."""
     states = game.init_batch(1, seed=args.seed, num_players=args.players)
     moves: list[tuple[int, int]] = []
     try:
