@@ -251,6 +251,33 @@ def test_a_terminal_game_starts_at_once_on_the_twin_and_plays_the_compiled_game(
     assert plain.getvalue() == compiled.getvalue() and list(plain_scores) == list(compiled_scores)
 
 
+def test_a_browser_game_starts_at_once_on_the_twin_and_plays_the_compiled_game(cold, monkeypatch, tmp_path):
+    """``wildwest-play --web``: the session plays on the twin while the cache is cold (its warm-up with the event
+    log's build), and every page it serves (board, moves, events, scores, result) and its record are the compiled
+    session's, with no overflow warning."""
+    from wildwest_envs.viewer.web_play import PlaySession, seat_agents
+
+    def whole_game(save: Path) -> tuple[list, str, object]:
+        agents = seat_agents(["random"], "way_out_west", 3, 1, 4, True, prog="test")
+        session = PlaySession("way_out_west", agents, 1, 4, save)
+        views = [session.view()]
+        while not views[-1]["finished"]:
+            views.append(session.move(views[-1]["legal"][-1]["action"], views[-1]["decision"]))
+        assert views[-1]["record"].pop("path") == str(save)  # the one thing that differs
+        return views, save.read_text(), session.game
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain_views, plain_record, plain_game = whole_game(tmp_path / "plain.json")
+    assert quickstart.is_plain(plain_game) and cold == ["way_out_west_v0"]
+    assert quickstart.marker_path(get_game("way_out_west_v0"), events=True).with_suffix(".lock").exists()
+    monkeypatch.setenv(quickstart.ENV_SWITCH, "off")
+    views, record, game = whole_game(tmp_path / "compiled.json")
+    assert game is get_game("way_out_west_v0")
+    assert len(plain_views) > 10 and plain_views == views
+    assert json.loads(plain_record)["actions"] == json.loads(record)["actions"]
+
+
 @pytest.mark.slow
 def test_a_new_user_s_first_game_compiles_nothing_and_the_next_runs_compiled(tmp_path):
     """In a fresh process (a new user's program), with no marker: the first game plays at once as plain Python

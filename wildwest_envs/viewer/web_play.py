@@ -24,11 +24,13 @@ never granted). The game state lives in one ``PlaySession`` guarded by a lock; t
 request that made the person's move.
 
 When the game ends the record is written to ``save_game`` (default: ``<game>_seed<seed>_<time>.json`` in
-the current directory).
+the current directory). While numba's cache of the game is cold, the session plays on the rules as plain
+Python and a background process compiles (``core.quickstart``), so the first page comes at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import threading
@@ -38,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core import quickstart
 from ..core.records import make_record, result_of
 from ..core.rng import game_seeds
 from ..registry import canonical_name, get_game
@@ -78,10 +81,14 @@ class PlaySession:
             raise ValueError(f"seat {seat}: the person's seat must be one of 0..{self.n_players - 1}, "
                              f"with no agent in it")
         self.agents, self.seat, self.seed = agents, int(seat), int(seed)
+        self.options = {"num_players": self.n_players, **(options or {})}  # as the record stores them
+        self.game.parse_options(**self.options)  # bad options raise before anything starts
+        # while numba's cache is cold: the rules as plain Python, and a background compile (core.quickstart)
+        self.game = quickstart.game_to_play(self.game, events=True, options=self.options)
         self.lock = threading.Lock()
         self.draw = drawing_function(self.game)
-        self.options = {"num_players": self.n_players, **(options or {})}  # as the record stores them
-        self.states = self.game.init_batch(1, seed=self.seed, **self.options)
+        with np.errstate(over="ignore"):  # a plain twin's deal (``_held``)
+            self.states = self.game.init_batch(1, seed=self.seed, **self.options)
         self.moves: list[tuple[int, int]] = []
         self.names: list[str] = []
         self.events: list[list[dict]] = []
@@ -94,8 +101,15 @@ class PlaySession:
         self.save_error = ""
         self.record_text = ""
         self.draw_error = ""
-        with self.lock:
+        with self._held():
             self._agents_play()
+
+    @contextlib.contextmanager
+    def _held(self):
+        """The session's lock, with numpy's overflow warnings off in this thread: a plain twin's generators wrap
+        around in uint64 on purpose, as the compiled kernels' do (``core.quickstart``)."""
+        with self.lock, np.errstate(over="ignore"):
+            yield
 
     # ---- playing -------------------------------------------------------------
     @property
@@ -111,7 +125,7 @@ class PlaySession:
             MoveError: not the person's turn, the game is over, a stale decision, an action that is not an
                 integer in range or not legal; nothing changed.
         """
-        with self.lock:
+        with self._held():
             if self.finished:
                 raise MoveError("the game is over: no more moves")
             if decision is not None:
@@ -171,7 +185,7 @@ class PlaySession:
     # ---- what the person's seat sees ------------------------------------------------
     def view(self) -> dict:
         """What the person's seat may see now, as JSON values (module docstring)."""
-        with self.lock:
+        with self._held():
             return self._view()
 
     def _view(self) -> dict:
