@@ -19,8 +19,9 @@ Measures random legal play (decisions per second, mask and sampling included):
   mask the step has just written, while it is in cache);
 
 then the bytes of one game state and the cold start (``cold_times``): the first
-complete AEC game and every kernel in both builds, each in a fresh process, into
-an empty numba cache and then from it. Prints a Markdown table with ratios to
+complete AEC game with quick start and without it (``core.quickstart``) and every
+kernel in both builds, each in a fresh process, into an empty numba cache and
+then from it. Prints a Markdown table with ratios to
 ``connect_four_v3`` and writes it with ``--output``::
 
     python -m benchmarks.throughput --output benchmarks/results/throughput.md
