@@ -249,6 +249,9 @@ def run(seconds: float, batch_sizes: list[int], thread_counts: list[int], games:
 
     from wildwest_envs.registry import GAMES, game_module
 
+    # the rates are the compiled kernels' steady state: no env of this process plays its first games as plain Python
+    # while a background process compiles (core.quickstart; the cold-start rows measure that path apart)
+    os.environ["WILDWEST_QUICKSTART"] = "off"
     lines = []
     say = lines.append
     say("# Throughput: random legal play, decisions per second\n")
