@@ -345,8 +345,7 @@ class GameAECEnv(AECEnv, EzPickle):
     def _choose_game(self) -> None:
         """Play the compiled game, or its plain twin while numba's cache is cold (``core.quickstart``)."""
         compiled = type(self).game
-        options = {k: v for k, v in self._ezpickle_kwargs.items() if k not in ("render_mode", "reward_mode", "events")}
-        game = quickstart.game_to_play(compiled, self.events, options)
+        game = quickstart.game_to_play(compiled, self.events, self.options)  # the parsed options: the warm-up's too
         if game is compiled:
             self.__dict__.pop("game", None)
         else:
