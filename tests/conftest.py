@@ -12,8 +12,9 @@ two builds ask for them with the ``parallel_builds`` fixture.
 silently reading or writing another field. Numba's cache does not tell the checked builds from the unchecked
 ones, so they go to a cache folder of their own (``BOUNDSCHECK_CACHE``, kept between runs; set
 ``WILDWEST_BOUNDSCHECK_CACHE`` to move it), never beside the sources where the library's builds are. The
-bounds-checked random games and mutated saved states of ``tests/test_boundscheck.py`` then reuse the builds the
-rest of the suite compiled: before, they compiled every kernel of every game a second time (about 200 s of the
+random games of ``tests/test_random_play_invariants.py`` (every kernel on the way) and the mutated saved states of
+``tests/test_boundscheck.py`` therefore go looking for an index out of range with the builds the rest of the suite
+uses: a bounds-checked process of their own compiled every kernel of every game a second time (about 200 s of the
 suite's CPU time on a fresh machine), while the checks cost the kernels 3-13% of their speed and 15% more
 compile time (Rail and Wild West Express random play, measured 2026-12-05).
 
@@ -138,8 +139,7 @@ def xdist_group_of(nodeid: str, params: dict) -> str | None:
     start and stop Ray instances (``RAY_STARTING_FILES``) run one at a time, in a group of their own; the RLlib
     adapter's tests (``test_rllib_env.py``) start none and go with their game, whose kernels that worker compiles
     anyway. The install tests share one wheel build (a module fixture building in the checkout's ``build/``
-    folder, which two builds at once would both write). The bounds-checked runs of a game
-    (``tests/test_boundscheck.py``) go with their game: their processes load the builds its tests compiled.
+    folder, which two builds at once would both write).
     """
     path = nodeid.split("::")[0]
     if path.endswith(RAY_STARTING_FILES):

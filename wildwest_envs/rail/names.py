@@ -31,10 +31,21 @@ SLOT_NAMES = ("cheapest", "fastest", "balanced", "reserved")
 
 
 def make_action_to_string(rail_map: RailMap):
-    """``action_to_string(state, action)`` bound to a map (``action_name`` of one record)."""
+    """``action_to_string(state, action)`` bound to a map (``action_name`` of one record).
+
+    The names of the BUILD actions, from either end of their step, are written once here: a game's name of every
+    action of a Rail position (1,797 of them) then costs a lookup each instead of formatting two hex names."""
+    t = rail_map.tables
+    ends = [(int(a), int(b)) for a, b in zip(t.steps[:, ST_A], t.steps[:, ST_B])]
+    at_home = [bool(country == HOME) for country in t.hexes[:, HX_COUNTRY]]
+    build_names = [(_build_name(rail_map, e, a), _build_name(rail_map, e, b)) for e, (a, b) in enumerate(ends)]
 
     def action_to_string(state, action: int) -> str:
-        return action_name(rail_map, one_record(state), int(action))
+        state, action = one_record(state), int(action)
+        if 0 <= action < len(build_names):
+            a, b = ends[action]
+            return build_names[action][_source(state, a, b, at_home) == b]
+        return action_name(rail_map, state, action)
 
     return action_to_string
 
@@ -55,12 +66,26 @@ def step_source(rail_map: RailMap, state, e: int) -> int:
     """The end of step e a BUILD action names first: the builder's network hex at home, else the canonical end."""
     steps, hexes = rail_map.tables.steps, rail_map.tables.hexes
     a, b = int(steps[e, ST_A]), int(steps[e, ST_B])
+    return _source(state, a, b, {h: hexes[h, HX_COUNTRY] == HOME for h in (a, b)})
+
+
+def _source(state, a: int, b: int, at_home) -> int:
+    """``step_source`` of the step from hex ``a`` to hex ``b``; ``at_home[h]``: hex ``h`` is in the home country."""
     builder = int(state["builder"])
     if builder >= 0 and int(state["context"]) in (CTX_BUILD, CTX_COOP_BUILD, CTX_EXT_BUILD):
-        usable = [h for h in (a, b) if (int(state["net"][h]) >> builder) & 1 and hexes[h, HX_COUNTRY] == HOME]
+        usable = [h for h in (a, b) if (int(state["net"][h]) >> builder) & 1 and at_home[h]]
         if len(usable) == 1:
             return usable[0]
     return a
+
+
+def _build_name(rail_map: RailMap, e: int, src: int) -> str:
+    """The name of building step ``e`` from its end ``src``."""
+    t = rail_map.tables
+    a, b = int(t.steps[e, ST_A]), int(t.steps[e, ST_B])
+    dst = b if src == a else a
+    d = int(t.steps[e, ST_DIR]) if src == a else (int(t.steps[e, ST_DIR]) + 3) % 6
+    return f"build {hex_name(rail_map, src)} {DIRECTION_NAMES[d]} {hex_name(rail_map, dst)}"
 
 
 def action_name(rail_map: RailMap, state, action: int) -> str:
@@ -68,11 +93,7 @@ def action_name(rail_map: RailMap, state, action: int) -> str:
     t = rail_map.tables
     base = rail_map.n_steps
     if action < base:
-        src = step_source(rail_map, state, action)
-        a, b = int(t.steps[action, ST_A]), int(t.steps[action, ST_B])
-        dst = b if src == a else a
-        d = int(t.steps[action, ST_DIR]) if src == a else (int(t.steps[action, ST_DIR]) + 3) % 6
-        return f"build {hex_name(rail_map, src)} {DIRECTION_NAMES[d]} {hex_name(rail_map, dst)}"
+        return _build_name(rail_map, action, step_source(rail_map, state, action))
     off = action - base
     n = int(state["num_players"])
     if off == OFF_END_TURN:
