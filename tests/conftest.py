@@ -26,6 +26,11 @@ thread in the workers (``one_torch_thread``) and in the processes the tests star
 keeps its threads for the tests that ask for them (``parallel_builds``, the thread tests), and its pool, which
 sets OpenMP's thread count when it starts, is started here first.
 
+**Bytecode written.** A machine that sets ``PYTHONDONTWRITEBYTECODE`` (the development and CI machines do) would
+have every process the suite starts, and each worker, compile torch, Ray, matplotlib and the rest from source
+again (``import torch`` 3.5 s instead of 1.5 s; about a minute of the suite's wall time from a fresh install, whose
+packages come without bytecode): the suite writes it, for itself and the processes it starts.
+
 **Compiled from the first game.** A user's PettingZoo env plays its first games as plain Python while numba's
 cache is cold (``core.quickstart``) and starts a background process that compiles; the suite turns that off
 (``WILDWEST_QUICKSTART=off``, inherited by the processes the tests start), so every env test runs the compiled
@@ -48,6 +53,8 @@ os.environ["NUMBA_BOUNDSCHECK"] = "1"
 os.environ["NUMBA_CACHE_DIR"] = str(BOUNDSCHECK_CACHE)
 os.environ["OMP_NUM_THREADS"] = "1"  # torch's pool in the processes the tests start (module docstring)
 os.environ["WILDWEST_QUICKSTART"] = "off"  # envs compile at once (module docstring)
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode written once, then read (module docstring)
+sys.dont_write_bytecode = False
 
 import numba
 import numpy as np
