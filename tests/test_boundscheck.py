@@ -19,11 +19,24 @@ from wildwest_envs.registry import get_game
 MUTATIONS = 600  # mutated saved states loaded per game
 
 
+@pytest.fixture(scope="module", params=GAME_NAMES)
+def mutation_results(request):
+    """``(name, (accepted, refused, unsafe, inconsistent))`` of loading ``MUTATIONS`` mutated saved states of a
+    game (``tests._mutations.fuzz``), with the suite's bounds-checked kernels."""
+    return request.param, fuzz(get_game(request.param), 2, MUTATIONS, seed=0)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAME_NAMES)
-def test_mutated_saved_states_that_load_are_safe_for_every_kernel(name):
+def test_mutated_saved_states_that_load_are_safe_for_every_kernel(mutation_results):
     """Saved states mutated field by field and byte by byte: refused with a ValueError, or loaded and then run
     through every kernel (every seat, the determinizer, random moves) without an index error."""
-    accepted, refused, unsafe, inconsistent = fuzz(get_game(name), 2, MUTATIONS, seed=0)
+    _, (accepted, refused, unsafe, _) = mutation_results
     assert accepted > 0 and refused > 0
     assert not unsafe, "\n".join(unsafe[:10])
+
+
+@pytest.mark.slow
+def test_random_moves_from_loaded_states_keep_every_invariant(mutation_results):
+    """A mutated saved state that loads is consistent: random legal moves and redraws from it keep every invariant."""
+    _, (_, _, _, inconsistent) = mutation_results
+    assert not inconsistent, "\n".join(inconsistent[:10])
