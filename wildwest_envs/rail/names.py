@@ -33,21 +33,30 @@ SLOT_NAMES = ("cheapest", "fastest", "balanced", "reserved")
 def make_action_to_string(rail_map: RailMap):
     """``action_to_string(state, action)`` bound to a map (``action_name`` of one record).
 
-    The names of the BUILD actions, from either end of their step, are written once here: a game's name of every
-    action of a Rail position (1,797 of them) then costs a lookup each instead of formatting two hex names."""
-    t = rail_map.tables
-    ends = [(int(a), int(b)) for a, b in zip(t.steps[:, ST_A], t.steps[:, ST_B])]
-    at_home = [bool(country == HOME) for country in t.hexes[:, HX_COUNTRY]]
-    build_names = [(_build_name(rail_map, e, a), _build_name(rail_map, e, b)) for e, (a, b) in enumerate(ends)]
+    The names of the BUILD actions, from either end of their step, are written at the first call (not when the
+    game is made: 90 ms): a game's name of every action of a Rail position (1,797 of them) then costs a lookup each
+    instead of formatting two hex names."""
+    tables = {}  # "ends", "at_home", "build_names", filled at the first call
 
     def action_to_string(state, action: int) -> str:
         state, action = one_record(state), int(action)
-        if 0 <= action < len(build_names):
-            a, b = ends[action]
-            return build_names[action][_source(state, a, b, at_home) == b]
+        if not tables:
+            tables.update(_build_tables(rail_map))
+        if 0 <= action < len(tables["build_names"]):
+            a, b = tables["ends"][action]
+            return tables["build_names"][action][_source(state, a, b, tables["at_home"]) == b]
         return action_name(rail_map, state, action)
 
     return action_to_string
+
+
+def _build_tables(rail_map: RailMap) -> dict:
+    """Each step's two hexes (``ends``), whether each hex is at home (``at_home``) and each BUILD action's name from
+    either end (``build_names``)."""
+    t = rail_map.tables
+    ends = [(int(a), int(b)) for a, b in zip(t.steps[:, ST_A], t.steps[:, ST_B])]
+    names = [(_build_name(rail_map, e, a), _build_name(rail_map, e, b)) for e, (a, b) in enumerate(ends)]
+    return {"ends": ends, "at_home": [bool(country == HOME) for country in t.hexes[:, HX_COUNTRY]], "build_names": names}
 
 
 # ---- names ------------------------------------------------------------------------------------------------------
