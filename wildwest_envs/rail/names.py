@@ -56,7 +56,8 @@ def _build_tables(rail_map: RailMap) -> dict:
     t = rail_map.tables
     ends = [(int(a), int(b)) for a, b in zip(t.steps[:, ST_A], t.steps[:, ST_B])]
     names = [(_build_name(rail_map, e, a), _build_name(rail_map, e, b)) for e, (a, b) in enumerate(ends)]
-    return {"ends": ends, "at_home": [bool(country == HOME) for country in t.hexes[:, HX_COUNTRY]], "build_names": names}
+    at_home = [bool(country == HOME) for country in t.hexes[:, HX_COUNTRY]]
+    return {"ends": ends, "at_home": at_home, "build_names": names}
 
 
 # ---- names ------------------------------------------------------------------------------------------------------
