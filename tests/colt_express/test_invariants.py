@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.colt_express._random_states import CONFIG_IDS, CONFIGS, new_games, random_states
-from wildwest_envs.colt_express.data import (BULLET_CARD, DEC_MOVE_DEST, DEC_PLAN, IN, MOVE, N_PURSES,
+from wildwest_envs.colt_express.data import (BULLET_CARD, DEC_MOVE_DEST, DEC_PLAN, IN, MOVE, N_KINDS, N_PURSES,
                                              PURSE_IN_BOX, PURSE_ON_BANDIT)
 from wildwest_envs.colt_express.invariants import INVARIANT_MESSAGES, N_INVARIANTS, validate_state
 from wildwest_envs.colt_express.observation import OBS_SIZE, observe
@@ -120,6 +120,17 @@ def hand_card_aside(r):
     r["keep_aside"][code] += 1
 
 
+def top_deck_card_changes_kind(r):
+    """Corruption: seat 0's top deck card becomes another action card (one kind more, one fewer)."""
+    n = int(r["deck_size"][0]) - 1
+    r["deck"][0, n] = (int(r["deck"][0, n]) + 1) % N_KINDS
+
+
+def pile_card_to_next_seat(r):
+    """Corruption: the first card on the pile passes to the next seat (both seats' counts break)."""
+    r["pile_owner"][0] = (int(r["pile_owner"][0]) + 1) % int(r["num_players"])
+
+
 def clear_own_purse_knowledge(r):
     """Corruption: the seat of bandit 0 forgets the value of its own purse 0."""
     r["purse_known"][0] = int(r["purse_known"][0]) & ~1
@@ -196,6 +207,8 @@ CORRUPTIONS = [
      "pile_card[0] = 12 is outside 0..11"),
     ("resolving", fresh, set_field("resolving", 3), 30, "resolving = 3 is outside -1..pile_size-1=-1"),
     ("extra_action_card", fresh, add_to("hand", (0, MOVE), 1), 31, "invariant 31"),
+    ("deck_card_of_another_kind", fresh, top_deck_card_changes_kind, 31, "invariant 31"),
+    ("pile_card_of_another_seat", planning_with_pile, pile_card_to_next_seat, 31, "invariant 31"),
     ("extra_bullet_card", fresh, add_to("hand", (0, BULLET_CARD), 1), 32, "invariant 32"),
     ("bullets_received_range", fresh, set_field("bullets_received", 44, 0), 24,
      "bullets_received[0] = 44 is outside 0..43"),

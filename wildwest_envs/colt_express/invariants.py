@@ -450,18 +450,18 @@ def _check_card_places(state) -> int:
 
 
 @njit(cache=True)
-def _count_seat_cards(state, seat: int, code: int, keeping: int, first_on_pile: int) -> int:
-    """Cards of ``code`` a seat has in hand, deck, discard, set aside and on the unresolved pile."""
-    total = np.int64(state["hand"][seat, code]) + np.int64(state["discard"][seat, code])
-    if seat == keeping:
-        total += np.int64(state["keep_aside"][code])
+def _seat_card_counts(state, seat: int, keeping: int, first_on_pile: int, counts) -> None:
+    """``counts[code]``: the cards of ``code`` a seat has in hand, deck, discard, set aside and on the unresolved
+    pile (one pass over each place; codes 25 and 29 have checked that every code there is in range)."""
+    for code in range(N_CARD_KINDS_HELD):
+        counts[code] = np.int64(state["hand"][seat, code]) + np.int64(state["discard"][seat, code])
+        if seat == keeping:
+            counts[code] += np.int64(state["keep_aside"][code])
     for j in range(np.int64(state["deck_size"][seat])):
-        if state["deck"][seat, j] == code:
-            total += 1
+        counts[np.int64(state["deck"][seat, j])] += 1
     for i in range(first_on_pile, np.int64(state["pile_size"])):
-        if state["pile_owner"][i] == seat and state["pile_card"][i] == code:
-            total += 1
-    return total
+        if state["pile_owner"][i] == seat:
+            counts[np.int64(state["pile_card"][i])] += 1
 
 
 @njit(cache=True)
@@ -471,17 +471,20 @@ def _check_card_counts(state) -> int:
     bps = np.int64(state["bandits_per_seat"])
     keeping = np.int64(state["current"]) if state["decision"] == DEC_KEEP else NOBODY
     first_on_pile = _unreturned_start(state)
+    counts = np.zeros((MAX_PLAYERS, N_CARD_KINDS_HELD), dtype=np.int64)
     for s in range(n):
+        _seat_card_counts(state, s, keeping, first_on_pile, counts[s])
         for k in range(N_CARD_CODES):
-            if _count_seat_cards(state, s, k, keeping, first_on_pile) != _expected_copies(state, k):
+            if counts[s, k] != _expected_copies(state, k):
                 return 31
+    action_cards = _action_cards(state)
     for s in range(n):
         received = 0
         for t in range(bps):
             received += np.int64(state["bullets_received"][s * bps + t])
-        if received > MAX_DECK - _action_cards(state):
+        if received > MAX_DECK - action_cards:
             return 32
-        if _count_seat_cards(state, s, BULLET_CARD, keeping, first_on_pile) != received:
+        if counts[s, BULLET_CARD] != received:
             return 32
     for s in range(MAX_PLAYERS):
         top = np.int64(state["known_bullets_on_top"][s])

@@ -99,24 +99,34 @@ def _check_money(state) -> int:
 
 @njit(cache=True)
 def _check_track(state, mp) -> int:
-    """Owner bits, timestamps, counts; BP of build events (distinct timestamps per step) = bp_spent."""
+    """Owner bits, timestamps, counts; BP of build events (distinct timestamps per step) = bp_spent.
+
+    The rows of owned steps are checked one by one; the unowned rows (most of the map) must be all zero, which one
+    count of the nonzero timestamps decides: it equals the owner bits of the owned rows exactly when they are.
+    """
     t_now = np.int64(state["t"])
     counts = np.zeros(MAX_PLAYERS, dtype=np.int64)
     spent = 0
     events = 0
     stamps = np.zeros(MAX_PLAYERS, dtype=np.int64)
     n = np.int64(state["num_players"])
+    own_t = state["own_t"]
+    nonzero = np.count_nonzero(own_t)
+    owned_bits = 0
     for e in range(mp.steps.shape[0]):
         owners = np.int64(state["owners"][e])
+        if owners == 0:
+            continue
         if owners >> n:
             return 4  # an absent seat owns a step
         distinct = 0
         for s in range(n):
-            t = np.int64(state["own_t"][e, s])
+            t = np.int64(own_t[e, s])
             if ((owners >> s) & 1) != (1 if t > 0 else 0) or t < 0 or t > t_now:
                 return 4
             if t > 0:
                 counts[s] += 1
+                owned_bits += 1
                 new = True
                 for i in range(distinct):
                     if stamps[i] == t:
@@ -124,11 +134,10 @@ def _check_track(state, mp) -> int:
                 if new:
                     stamps[distinct] = t
                     distinct += 1
-        for s in range(n, MAX_PLAYERS):  # absent seats have no timestamps (same cache line: one pass)
-            if state["own_t"][e, s] != 0:
-                return 4
         spent += distinct * np.int64(mp.steps[e, ST_COST])
         events += distinct
+    if nonzero != owned_bits:
+        return 4  # a timestamp of a seat that does not own the step (or of an absent seat)
     for s in range(MAX_PLAYERS):
         if counts[s] != state["n_owned"][s]:
             return 4
@@ -167,25 +176,40 @@ def _check_networks(state, mp) -> int:
     for h in range(n_hexes):
         if expected[h] != state["net"][h]:
             return 6
-    frontier = np.zeros(state["frontier"].shape[1], dtype=np.uint64)
-    n = np.int64(state["num_players"])
+    # expected frontier of each seat: the steps of its home network's hexes, less its own steps (one pass)
+    frontier = np.zeros(state["frontier"].shape, dtype=np.uint64)
+    seats = (np.int64(1) << np.int64(state["num_players"])) - 1
+    for h in range(n_hexes):
+        in_net = np.int64(state["net"][h]) & seats
+        if in_net == 0 or mp.hexes[h, HX_COUNTRY] != HOME:
+            continue
+        for d in range(6):
+            e = mp.hexes[h, HX_STEP + d]
+            if e < 0:
+                continue
+            missing = in_net & ~np.int64(state["owners"][e])
+            while missing:
+                s = _lowest_bit(missing)
+                frontier[s, e >> 6] |= np.uint64(1) << np.uint64(e & 63)
+                missing &= missing - 1
     for s in range(MAX_PLAYERS):
-        frontier[:] = 0
-        if s < n:  # expected: the steps of the seat's home network hexes, less the seat's own steps
-            for h in range(n_hexes):
-                if (state["net"][h] >> s) & 1 and mp.hexes[h, HX_COUNTRY] == HOME:
-                    for d in range(6):
-                        e = mp.hexes[h, HX_STEP + d]
-                        if e >= 0 and not (state["owners"][e] >> s) & 1:
-                            frontier[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
-        for w in range(frontier.shape[0]):
-            if frontier[w] != state["frontier"][s, w]:
+        for w in range(frontier.shape[1]):
+            if frontier[s, w] != state["frontier"][s, w]:
                 return 6
     for h in range(n_hexes):
         touched = np.int64(state["touched"][h])
         if touched and (mp.hexes[h, HX_CITY] >= 0 or (touched & ~np.int64(state["net"][h])) != 0):
             return 7
     return OK
+
+
+@njit(cache=True)
+def _lowest_bit(bits: int) -> int:
+    """The index of the lowest set bit of a positive int."""
+    s = 0
+    while not (bits >> s) & 1:
+        s += 1
+    return s
 
 
 @njit(cache=True)
