@@ -13,7 +13,7 @@ from numba.core.errors import TypingError
 from wildwest_envs.core.kernels import lowest_bit
 from wildwest_envs.rail.intrinsics import borrowed, prefetch, prefetch_field
 from wildwest_envs.core.rng import _mix_py
-from wildwest_envs.core.sampling import sample_legal
+from wildwest_envs.core.sampling import _bit_count, sample_legal
 
 
 class _Tables(NamedTuple):
@@ -120,8 +120,10 @@ def _reference_sample(mask: np.ndarray, rng: int) -> tuple[int, int]:
     return int(np.flatnonzero(mask)[k]), rng
 
 
-@pytest.mark.parametrize("n_actions", [1, 63, 64, 65, 128, 129, 1797])
+@pytest.mark.parametrize("n_actions", [1, 59, 63, 64, 65, 73, 127, 128, 129, 553, 1797])
 def test_sample_legal_chunked_search_matches_a_plain_scan(n_actions):
+    """The k-th legal action of a plain scan, for rows read as two bit masks (at most 128 actions: Way Out West
+    59, Colt Express 73) and rows searched by chunk counts (Wild West Express 553, Rail 1,797)."""
     gen = np.random.default_rng(n_actions)
     masks = (gen.random((400, n_actions)) < gen.choice([0.002, 0.05, 0.5, 1.0], size=(400, 1))).astype(np.int8)
     masks[::9] = 0
@@ -141,6 +143,16 @@ def test_lowest_bit_is_the_index_of_the_lowest_set_bit():
         high = np.uint64(rng.integers(0, 2**63)) << np.uint64(1)  # any bits, then cleared below i
         word = ((high >> np.uint64(i)) << np.uint64(i)) | (np.uint64(1) << np.uint64(i))
         assert lowest_bit(word) == i
+
+
+def test_bit_count_counts_the_set_bits():
+    """``_bit_count`` of random words of every density, compiled and in plain Python, is Python's count."""
+    rng = np.random.default_rng(4)
+    words = [0, 2**64 - 1] + [int(rng.integers(0, 2**63)) << 1 | 1 & int(rng.integers(0, 2)) for _ in range(200)]
+    words += [int(np.bitwise_and.reduce(rng.integers(0, 2**63, size=k, dtype=np.uint64))) for k in (2, 3, 5)]
+    compiled = njit(lambda w: _bit_count(w))
+    for w in words:
+        assert compiled(np.uint64(w)) == _bit_count.py_func(np.uint64(w)) == w.bit_count()
 
 
 def test_sample_legal_draws_uniformly_over_chunk_boundaries():
