@@ -1,19 +1,23 @@
-"""numba's OpenMP workers spin only briefly between kernels unless the user chose otherwise (``core.kernels``).
+"""How numba's workers wait between kernels, unless the user chose otherwise (``core.threads``).
 
-With GNU OpenMP's default spin-wait, two threads ran the batched loop 5-100x
-slower than one on a machine whose cores are shared; importing
-``wildwest_envs`` therefore sets ``GOMP_SPINCOUNT=1000`` before any thread
-pool starts. Each case runs in a fresh interpreter, since OpenMP reads the
-variable once, when it is loaded.
+Importing ``wildwest_envs`` loads the TBB library pip installed, so that numba's
+first choice of threading layer, TBB, is the one it runs; where OpenMP runs
+instead, it sets ``GOMP_SPINCOUNT=1000`` before any thread pool starts (with GNU
+OpenMP's default spin-wait, two threads ran the batched loop 5-100x slower than
+one on a machine whose cores are shared). Each case runs in a fresh interpreter,
+since numba picks its layer and OpenMP reads the variable once, when loaded.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import subprocess
 import sys
 
 import pytest
+
+from wildwest_envs.core.threads import TBB_LIBRARY, choose_waiting, load_pip_tbb
 
 _PROBE = """
 import ctypes, os, sys
@@ -34,13 +38,50 @@ if numba.threading_layer() == "omp":
 
 
 def _probe(**env_vars) -> tuple[dict, str]:
-    env = {k: v for k, v in os.environ.items()  # the library's own build choice: 64 games run the parallel build
-           if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "WILDWEST_SERIAL_BELOW")}
-    env.update(env_vars)
+    """Run ``_PROBE`` in a fresh interpreter with the library's own choices (64 games run the parallel build) and
+    ``env_vars``; OpenMP unless ``NUMBA_THREADING_LAYER`` is given."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "WILDWEST_SERIAL_BELOW", "NUMBA_THREADING_LAYER")}
+    env.update({"NUMBA_THREADING_LAYER": "omp", **env_vars})
     out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, check=True,
                          timeout=300)
     fields = dict(line.split(" ", 1) for line in out.stdout.splitlines() if line[:4] in ("ENV ", "LAYE"))
     return fields, out.stderr
+
+
+def _tbb_installed() -> bool:
+    try:
+        importlib.metadata.distribution("tbb")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def test_tbb_from_pip_is_the_layer_numba_runs():
+    """Where pip installed TBB (a dependency on Linux x86-64), numba's default choice runs it."""
+    if not _tbb_installed():
+        pytest.skip("tbb is not installed in this environment")
+    fields, _ = _probe(NUMBA_THREADING_LAYER="default")
+    assert fields["LAYER"] == "tbb"
+    assert fields["ENV"] == "- 1000"  # set all the same, for OpenMP in the same process (torch)
+
+
+def test_a_layer_the_user_names_is_kept():
+    fields, _ = _probe(NUMBA_THREADING_LAYER="workqueue")
+    assert fields["LAYER"] == "workqueue"
+
+
+def test_choose_waiting_loads_tbb_only_where_numba_may_use_it():
+    """``choose_waiting`` on an environment of its own: the spin count, and TBB loaded only for a layer that
+    tries it; ``load_pip_tbb`` names the library it loaded."""
+    env = {"NUMBA_THREADING_LAYER": "omp"}
+    assert choose_waiting(env) is None and env["GOMP_SPINCOUNT"] == "1000"
+    env = {"GOMP_SPINCOUNT": "7", "NUMBA_THREADING_LAYER": "default"}
+    loaded = choose_waiting(env)
+    assert env["GOMP_SPINCOUNT"] == "7" and loaded == load_pip_tbb()
+    assert loaded is None or loaded.endswith(os.sep + TBB_LIBRARY)
+    if _tbb_installed() and sys.platform.startswith("linux"):
+        assert loaded is not None
 
 
 def test_import_sets_a_short_spin_used_by_openmp():

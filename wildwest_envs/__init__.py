@@ -14,12 +14,11 @@ Game modules and ``core.selfplay`` are imported on first use, so importing this
 package is cheap.
 """
 
-import os as _os
+from .core.threads import choose_waiting as _choose_waiting
 
-# numba's OpenMP worker threads spin briefly between kernels, then sleep (see ``core.kernels``);
-# set OMP_WAIT_POLICY or GOMP_SPINCOUNT yourself to choose otherwise.
-if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
-    _os.environ["GOMP_SPINCOUNT"] = "1000"
+# numba's worker threads: TBB where pip installed it, else OpenMP spinning briefly between kernels (``core.threads``);
+# set NUMBA_THREADING_LAYER, OMP_WAIT_POLICY or GOMP_SPINCOUNT yourself to choose otherwise.
+_choose_waiting()
 
 from .registry import GAMES, get_game, make, register_with_pettingzoo
 

@@ -39,23 +39,8 @@ separate sampler reads every mask back from memory, no gain above the run-to-run
 noise (about ±20% on that machine), so ``benchmarks/throughput.py`` keeps the
 separate pass of its earlier tables.
 
-Waiting threads. Importing ``wildwest_envs`` sets ``GOMP_SPINCOUNT=1000``
-(unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is already set), so numba's
-OpenMP workers spin only briefly between kernels and then sleep. A batched loop
-runs several short parallel kernels per decision with Python in between; with
-GNU OpenMP's default spin (300,000 iterations), on a machine whose cores are
-shared with other work (a learner, other processes) two threads ran 5-100x
-*slower* than one, for every game alike (measured on a loaded 2-core VM).
-Measured on the 2-core development machine (Colt Express, 2 threads, B = 1024 /
-8192, decisions/s): idle, default spin ~6.8M / 9.3M, 1000 spins 4.1M / 4.6M,
-passive sleep (``OMP_WAIT_POLICY=PASSIVE``) 2.1-2.3M / 4.1-4.6M; with one core
-busy elsewhere, default spin 0.1-0.3M, 1000 spins 2.0-2.3M / 3.0-3.9M, passive
-2.7M / 3.1M, 10,000 spins 0.6M / 1.7M. 1000 spins keep most of the idle speed
-and all of the loaded one; export ``GOMP_SPINCOUNT=300000`` on a machine of
-your own. The setting takes effect only if it precedes the loading of OpenMP
-(numba's first parallel call or ``numba.set_num_threads``, or importing torch,
-which loads the same ``libgomp``): import ``wildwest_envs`` first, or export
-the variable.
+Waiting threads: how numba's workers wait between kernels (TBB, or OpenMP
+spinning briefly) is set when ``wildwest_envs`` is imported (``core.threads``).
 
 The decision cap. Every record counts its agent decisions (``n_decisions``) up
 to its ``max_decisions``; a step kernel leaves a record alone once it is
