@@ -162,6 +162,7 @@ def report(games: list[str], batch_sizes: list[int], seconds: float, repeats: in
                                                                 repeats):
             lines.append(f"| {canonical_name(game)} | {batch} | {one:,.0f}/s | {two:,.0f}/s | {two / one:.2f}× | "
                          f"{step:.2f}× | {sampling:.2f}× | {fixed:.2f}× |")
+    lines.append(f"\nnumba's threading layer: {numba.threading_layer()} (`wildwest_envs.core.threads`).")
     return "\n".join(lines) + "\n"
 
 

@@ -292,6 +292,7 @@ def run(seconds: float, batch_sizes: list[int], thread_counts: list[int], games:
     say(f"- connect_four_v3 is measured {len(anchors)} times, before the first game and after each: "
         f"{', '.join(f'{a:,.0f}' for a in anchors)} decisions/s; the ratios use the median")
     lines.extend(notes)
+    say(f"- numba's threading layer: {numba.threading_layer()} (`wildwest_envs.core.threads`)")
     if measure_compile:
         say("\n## Cold start: seconds from an empty numba cache, and from the cache\n")
         say(COLD_START_NOTE)
