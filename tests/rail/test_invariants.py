@@ -37,30 +37,21 @@ def _played(games: int, steps: int, seed: int) -> np.ndarray:
 
 
 def _literal_track_code(state) -> int:
-    """§0.2, §6.6, §9.1 read plainly: every cell of ``own_t`` agrees with the owner bits, timestamps are not in the
-    future, counts agree, and the BP of the build events (distinct timestamps of a step) is what was spent."""
+    """§0.2, §6.6, §9.1 read plainly: every cell of ``own_t`` agrees with the owner bits (a timestamp exactly where
+    the seat owns the step, none of an absent seat), timestamps are not in the future, counts agree, and the BP of
+    the build events (distinct timestamps of a step) is what was spent."""
     n, t_now = int(state["num_players"]), int(state["t"])
-    spent = events = 0
-    counts = [0] * MAX_PLAYERS
-    for e in range(MP.steps.shape[0]):
-        owners = int(state["owners"][e])
-        stamps = set()
-        for s in range(MAX_PLAYERS):
-            t = int(state["own_t"][e, s])
-            if bool((owners >> s) & 1) != (t > 0) or t < 0 or t > t_now or (s >= n and (t or (owners >> s) & 1)):
-                return OWNERSHIP
-            if t > 0:
-                counts[s] += 1
-                stamps.add(t)
-        spent += len(stamps) * int(MP.steps[e, ST_COST])
-        events += len(stamps)
-    if counts != [int(c) for c in state["n_owned"]]:
+    seats = np.arange(MAX_PLAYERS)
+    stamps = state["own_t"].astype(np.int64)  # [step, seat]
+    owns = (state["owners"].astype(np.int64)[:, None] >> seats) & 1
+    wrong = (owns != (stamps > 0)) | (stamps < 0) | (stamps > t_now) | ((seats >= n) & ((stamps != 0) | (owns == 1)))
+    if wrong.any() or ((stamps > 0).sum(axis=0) != state["n_owned"]).any():
         return OWNERSHIP
-    for f in range(MP.ferries.shape[0]):
-        if state["ferry_owner"][f] >= 0:
-            spent += int(MP.ferries[f, FE_BUILD])
-            events += 1
-    if events != t_now:
+    events = [len(set(row[row > 0].tolist())) for row in stamps]
+    spent = int(np.dot(events, MP.steps[:, ST_COST]))
+    owned_ferries = state["ferry_owner"][:MP.ferries.shape[0]] >= 0
+    spent += int(MP.ferries[owned_ferries, FE_BUILD].sum()) if len(MP.ferries) else 0
+    if sum(events) + int(owned_ferries.sum()) != t_now:
         return OWNERSHIP
     if spent != state["bp_spent"]:
         return UNPAID
