@@ -12,9 +12,9 @@ installs TBB (the ``tbb`` dependency on Linux x86-64) into ``<prefix>/lib``, whe
 for it: ``choose_waiting`` loads that library first, so numba finds it. Measured on the 2-core development VM
 (B = 8192, random play, 2 threads over 1, best of two alternated runs each): idle, TBB 1.61× and 1.64×, OpenMP
 with 1000 spins 1.46× and 1.39×, OpenMP with its default spin 1.74× (Colt Express); TBB against OpenMP with 1000
-spins, Wild West Express 1.30× / 1.26×, Way Out West 1.72× / 1.75×, Rail 1.59× / 1.49×; with the other core busy (a second process), TBB 0.92× and OpenMP with 1000 spins
-0.94× (B = 1024: 0.87× against 0.75×), where OpenMP's default spin fell to 0.1-0.3M decisions/s (5-100×
-slower than one thread).
+spins, Wild West Express 1.30× / 1.26×, Way Out West 1.72× / 1.75×, Rail 1.59× / 1.49×; with the other core
+busy (a second process), TBB 0.92× and OpenMP with 1000 spins 0.94× (B = 1024: 0.87× against 0.75×),
+where OpenMP's default spin fell to 0.1-0.3M decisions/s (5-100× slower than one thread).
 
 **OpenMP** (where TBB is missing or ``NUMBA_THREADING_LAYER`` names another layer): ``GOMP_SPINCOUNT=1000``
 (unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is already set), so that the workers spin only briefly between

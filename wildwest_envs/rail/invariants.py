@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.fields import INT32_MAX, LAST_SEAT, Bound, field_bound, range_errors
+from ..core.kernels import lowest_bit
 from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES)
 from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, HX_STEP, ST_A, ST_B, ST_COST, RailMap
 
@@ -189,7 +190,7 @@ def _check_networks(state, mp) -> int:
                 continue
             missing = in_net & ~np.int64(state["owners"][e])
             while missing:
-                s = _lowest_bit(missing)
+                s = lowest_bit(np.uint64(missing))
                 frontier[s, e >> 6] |= np.uint64(1) << np.uint64(e & 63)
                 missing &= missing - 1
     for s in range(MAX_PLAYERS):
@@ -201,15 +202,6 @@ def _check_networks(state, mp) -> int:
         if touched and (mp.hexes[h, HX_CITY] >= 0 or (touched & ~np.int64(state["net"][h])) != 0):
             return 7
     return OK
-
-
-@njit(cache=True)
-def _lowest_bit(bits: int) -> int:
-    """The index of the lowest set bit of a positive int."""
-    s = 0
-    while not (bits >> s) & 1:
-        s += 1
-    return s
 
 
 @njit(cache=True)
