@@ -55,22 +55,15 @@ def _timed_loop(body, seconds: float) -> float:
 def aec_random_play(make_env, seconds: float, seed: int = 0) -> float:
     """Decisions per second of uniform legal play through a PettingZoo AEC env, after one untimed game (which
     compiles or loads the kernels the env uses)."""
+    from wildwest_envs.core.aec import play_random_game
+
     env = make_env()
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
 
     def one_game() -> int:
         env.reset(seed=int(rng.integers(2**31)))
-        n = 0
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            n += 1
-        return n
+        return play_random_game(env, rng)
 
     one_game()  # warm-up: the first step of a game compiles (or loads) kernels, which is no decision rate
     return _timed_loop(one_game, seconds)

@@ -101,3 +101,28 @@ def test_env_pickles(name):
     clone.reset(seed=3)
     env.reset(seed=3)
     assert clone.unwrapped.states.tobytes() == env.unwrapped.states.tobytes()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_play_random_game_plays_legal_moves_to_the_end_and_counts_them(name):
+    """``core.aec.play_random_game`` (the warm-up's and the AEC benchmark's loop) plays one whole game of legal
+    moves, shows each decision's legal actions to ``on_decision`` first, and replays from the same seeds."""
+    from wildwest_envs.core.aec import play_random_game
+
+    def one_game():
+        env = make(name)
+        env.reset(seed=4)
+        seen = []
+
+        def check(legal):
+            mask = env.observe(env.agent_selection)["action_mask"]
+            assert len(legal) > 0 and np.array_equal(legal, np.flatnonzero(mask))
+            seen.append(tuple(legal))
+
+        decisions = play_random_game(env, np.random.default_rng(9), on_decision=check)
+        assert not env.agents  # every agent was stepped out: the game is over
+        return decisions, seen
+
+    decisions, seen = one_game()
+    assert decisions == len(seen) > 0
+    assert one_game() == (decisions, seen)

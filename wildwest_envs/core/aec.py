@@ -48,6 +48,24 @@ from .game import REWARD_MODES, Game
 from .rng import game_seed
 
 
+def play_random_game(env, rng: np.random.Generator, on_decision=None) -> int:
+    """Play the current game of a PettingZoo AEC ``env`` to its end, each move drawn uniformly by ``rng`` among the
+    legal actions of the agent's ``action_mask`` (any such env: ours, PettingZoo's classic games); returns the
+    number of decisions played. ``on_decision(legal)``, if given, sees each decision's legal actions first."""
+    decisions = 0
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        if on_decision is not None:
+            on_decision(legal)
+        env.step(int(legal[rng.integers(len(legal))]))
+        decisions += 1
+    return decisions
+
+
 def agent_name(seat: int) -> str:
     """The PettingZoo name of a seat."""
     return f"player_{seat}"

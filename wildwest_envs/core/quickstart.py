@@ -281,21 +281,16 @@ def warm_up(name: str, options: dict, events: bool, seed: int = 0) -> int:
     """Play one seeded random game of a compiled env of ``name`` (``options`` as ``env()`` takes them), so that
     every kernel an env calls compiles into numba's cache; returns the number of decisions played."""
     from ..registry import game_module
+    from .aec import play_random_game
 
     env = game_module(name).raw_env(render_mode="ansi", events=events, **options)
-    rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     env.render()
-    decisions = 0
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(observation["action_mask"])
-        env.game.action_to_string_fn(env.states[0], int(legal[0]))  # the names an illegal action's error gives
-        env.step(int(rng.choice(legal)))
-        decisions += 1
+
+    def name_one(legal: np.ndarray) -> None:  # compiles the names an illegal action's error gives
+        env.game.action_to_string_fn(env.states[0], int(legal[0]))
+
+    decisions = play_random_game(env, np.random.default_rng(seed), on_decision=name_one)
     env.render()
     return decisions
 
