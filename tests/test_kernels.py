@@ -185,3 +185,55 @@ def test_builds_compile_only_where_a_use_needs_them():
         game = get_game(name)
         for kernel in (game.init_kernel, game.invariants_kernel):
             assert not getattr(kernel, "targetoptions", {}).get("parallel")
+
+
+def test_chunks_give_each_thread_about_eight_of_at_most_256_records():
+    """``chunk_size``: a big batch in chunks of ``RECORDS_PER_CHUNK``, a smaller one in about eight per thread,
+    never fewer than one record; numba's default (0) on one thread (``core.kernels``, "Chunks")."""
+    from wildwest_envs.core.kernels import RECORDS_PER_CHUNK, chunk_size
+
+    assert RECORDS_PER_CHUNK == 256
+    assert chunk_size(8192, 2) == 256 and chunk_size(65536, 16) == 256
+    assert chunk_size(1024, 2) == 64 and chunk_size(1024, 4) == 32
+    assert chunk_size(64, 2) == 4 and chunk_size(64, 16) == 1 and chunk_size(3, 2) == 1
+    assert chunk_size(8192, 1) == 0 and chunk_size(8192, 0) == 0  # one thread: nothing to balance
+
+
+def test_a_parallel_call_runs_in_chunks_and_gives_the_callers_chunk_size_back(monkeypatch):
+    """``DualKernel`` sets numba's chunk size for its parallel build only, and restores the caller's after it,
+    also when the kernel raises; the serial build runs without it."""
+    import numba
+
+    from wildwest_envs.core import kernels
+    from wildwest_envs.core.kernels import dual
+
+    wrapped = dual(sample_legal)
+    seen = []
+
+    def parallel(states, *args):
+        seen.append(("parallel", len(states), numba.get_parallel_chunksize()))
+        if len(states) == 999:
+            raise RuntimeError("boom")
+
+    def serial(states, *args):
+        seen.append(("serial", len(states), numba.get_parallel_chunksize()))
+
+    monkeypatch.setattr(wrapped, "parallel", parallel)
+    monkeypatch.setattr(wrapped, "serial", serial)
+    monkeypatch.setattr(kernels, "SERIAL_BELOW", 64)
+    previous = numba.set_parallel_chunksize(7)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        wrapped(np.zeros(8192))
+        wrapped(np.zeros(10))
+        with pytest.raises(RuntimeError, match="boom"):
+            wrapped(np.zeros(999))
+        assert numba.get_parallel_chunksize() == 7
+        two = numba.get_num_threads()
+    finally:
+        numba.set_parallel_chunksize(previous)
+        numba.set_num_threads(threads)
+    assert seen == [("parallel", 8192, kernels.chunk_size(8192, two)), ("serial", 10, 7),
+                    ("parallel", 999, kernels.chunk_size(999, two))]
+    assert two == 1 or seen[0][2] == 256  # two threads (where numba has them): chunks of 256
