@@ -13,7 +13,7 @@ from numba.core.errors import TypingError
 from wildwest_envs.core.kernels import lowest_bit
 from wildwest_envs.rail.intrinsics import borrowed, prefetch, prefetch_field
 from wildwest_envs.core.rng import _mix_py
-from wildwest_envs.core.sampling import _bit_count, sample_legal
+from wildwest_envs.core.sampling import _bit_count, load_word, sample_legal
 
 
 class _Tables(NamedTuple):
@@ -120,10 +120,11 @@ def _reference_sample(mask: np.ndarray, rng: int) -> tuple[int, int]:
     return int(np.flatnonzero(mask)[k]), rng
 
 
-@pytest.mark.parametrize("n_actions", [1, 59, 63, 64, 65, 73, 127, 128, 129, 553, 1797])
+@pytest.mark.parametrize("n_actions", [1, 59, 63, 64, 65, 73, 127, 128, 129, 136, 199, 553, 1797, 2047, 2100, 4111])
 def test_sample_legal_chunked_search_matches_a_plain_scan(n_actions):
     """The k-th legal action of a plain scan, for rows read as two bit masks (at most 128 actions: Way Out West
-    59, Colt Express 73) and rows searched by chunk counts (Wild West Express 553, Rail 1,797)."""
+    59, Colt Express 73) and rows read 8 actions at a time (Wild West Express 553, Rail 1,797; with tails of 1-7
+    actions after the last word, and more than 255 words, which the count adds up in two rounds)."""
     gen = np.random.default_rng(n_actions)
     masks = (gen.random((400, n_actions)) < gen.choice([0.002, 0.05, 0.5, 1.0], size=(400, 1))).astype(np.int8)
     masks[::9] = 0
@@ -133,6 +134,35 @@ def test_sample_legal_chunked_search_matches_a_plain_scan(n_actions):
     sample_legal(masks, rng, out)
     assert out.tolist() == [a for a, _ in expected]
     assert rng.tolist() == [r for _, r in expected]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_])
+def test_sample_legal_reads_strided_and_other_eight_bit_rows_as_contiguous_int8_rows(dtype):
+    """Rows that are not contiguous (a column slice of the masks) are read byte by byte, rows of uint8 or bool
+    as int8: the same draws as a plain scan."""
+    gen = np.random.default_rng(7)
+    wide = (gen.random((300, 1803)) < gen.choice([0.01, 0.3, 1.0], size=(300, 1))).astype(dtype)
+    masks = wide[:, 3:]  # rows of 1,800 actions, 1,803 apart: layout "A" for numba
+    assert not masks.flags.c_contiguous
+    rng = gen.integers(0, 2**63, size=300, dtype=np.uint64)
+    expected = [_reference_sample(m.astype(np.int8), int(r)) for m, r in zip(masks, rng)]
+    out = np.zeros(300, dtype=np.int64)
+    sample_legal(masks, rng, out)
+    assert out.tolist() == [a for a, _ in expected]
+    assert rng.tolist() == [r for _, r in expected]
+
+
+def test_load_word_reads_eight_values_little_endian_compiled_and_in_plain_python():
+    """``load_word``: the 8 bytes from index i as one little-endian uint64, by one load on a contiguous row, byte
+    by byte on a strided one, and in plain Python; negative int8 values are their bytes."""
+    gen = np.random.default_rng(8)
+    row = gen.integers(-128, 128, size=40).astype(np.int8)
+    strided = np.repeat(row, 2)[::2]  # the same values, 2 bytes apart
+    compiled = njit(lambda r, i: load_word(r, i))
+    for i in (0, 1, 7, 13, 32):
+        expected = int.from_bytes(row[i:i + 8].tobytes(), "little")
+        assert compiled(row, i) == compiled(strided, i) == load_word(row, i) == expected
+        assert compiled(row.view(np.uint8), i) == expected
 
 
 def test_lowest_bit_is_the_index_of_the_lowest_set_bit():
