@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit, prange
 
 from .kernels import NO_DRAWS, NO_MASKS, dual, finished
+from .prefetch import prefetch_record
 from .sampling import draw_legal
 
 NOBODY = -1  # ``current`` of a record whose first decision is not posed yet
@@ -101,10 +102,14 @@ def _step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, d
     """Apply one legal action per unfinished game and advance to its next decision ({spec}).
     Given a row of ``masks`` per game (not ``NO_MASKS``), also writes each game's next legal mask there,
     while its record is still in cache, and given a generator per game in ``draws`` (not ``NO_DRAWS``),
-    draws the game's next action from that mask into ``actions`` (``core.kernels``)."""
+    draws the game's next action from that mask into ``actions`` (``core.kernels``). A game that asks for it
+    has each record's lines fetched ``PREFETCH_AHEAD`` records ahead (``core.prefetch``)."""
     fused = masks.shape[0] > 0
     drawn = fused and draws.shape[0] > 0
-    for b in prange(states.shape[0]):
+    n = states.shape[0]
+    for b in prange(n):
+        if PREFETCH_AHEAD > 0 and b + PREFETCH_AHEAD < n:  # noqa: F821 (a constant: no code where it is 0)
+            prefetch_record(states, b + PREFETCH_AHEAD)  # noqa: F821 (its lines load while earlier ones work)
         step_one(states[b], actions[b])  # noqa: F821
         if fused:
             legal_mask_one(states[b], masks[b])  # noqa: F821
@@ -161,7 +166,7 @@ def _inlined(kernel):
 
 def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_one, step_one, score_seats,
                   tiebreak_seats, *, init: str, legal_mask: str, step_and_mask: str, scores: str,
-                  tiebreak: str) -> BatchKernels:
+                  tiebreak: str, prefetch_ahead: int = 0) -> BatchKernels:
     """The batch kernels of the game whose rules module is ``module`` (its ``__name__``).
 
     Args:
@@ -172,6 +177,8 @@ def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_on
             ``score_seats(state, out_row)``, ``tiebreak_seats(state, out_row)``.
         init, legal_mask, step_and_mask, scores, tiebreak: what the game's kernel implements, cited in its
             docstring (spec sections; for ``scores`` and ``tiebreak`` what the score and the key are).
+        prefetch_ahead: ``step_and_mask`` fetches every line of the record this many ahead (``core.prefetch``);
+            0: none. Measured per game: it pays where a step misses its record's lines one after the other.
 
     Returns:
         ``init``, ``legal_mask`` and ``step_and_mask`` compiled ``cache=True, parallel=True``, ``scores`` and
@@ -179,7 +186,8 @@ def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_on
     """
     bound = {"__builtins__": __builtins__, "prange": prange, "empty_record": empty_record,
              "init_one": _inlined(init_one), "legal_mask_one": _inlined(legal_mask_one),
-             "step_one": _inlined(step_one), "draw_legal": draw_legal, "score_seats": score_seats,
+             "step_one": _inlined(step_one), "draw_legal": draw_legal, "prefetch_record": prefetch_record,
+             "PREFETCH_AHEAD": prefetch_ahead, "score_seats": score_seats,
              "tiebreak_seats": tiebreak_seats}
 
     def build(template, spec: str, parallel: bool):

@@ -120,7 +120,7 @@ def _count_legal(row: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def _kth_legal(row: np.ndarray, k: int) -> int:
     """The k-th (from 0) legal action of a 0/1 mask row that holds more than k: blocks of 64 actions skipped by
-    their count, then words of 8, then the action in its word."""
+    their count, then words of 8, then the action in its word (a legal action is bit 0 of its byte)."""
     n_actions = row.shape[0]
     n_words = n_actions >> 3
     w = 0
@@ -136,12 +136,10 @@ def _kth_legal(row: np.ndarray, k: int) -> int:
     while w < n_words:
         word = load_word(row, w << 3)
         in_word = _byte_sum(word)
-        if k < in_word:
-            for j in range(8):
-                if (word >> np.uint64(8 * j)) & np.uint64(0xFF):
-                    if k == 0:
-                        return (w << 3) + j
-                    k -= 1
+        if k < in_word:  # clear the k lowest legal actions' bits: the lowest bit left is the k-th's
+            for _ in range(k):
+                word &= word - np.uint64(1)
+            return (w << 3) + (lowest_bit(word) >> 3)
         k -= in_word
         w += 1
     for a in range(n_words << 3, n_actions):

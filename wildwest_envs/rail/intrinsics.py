@@ -1,11 +1,11 @@
-"""LLVM-level helpers of Rail's kernels: arrays without reference counting, and cache-line prefetch.
+"""LLVM-level helpers of Rail's kernels: arrays without reference counting, and a field's cache line.
 
 Rail's records are large (about 30 KB) and its kernels call many small helpers
 with shared lookup tables, so two costs that the other games do not notice
 show in its profile: numba's reference counting of every array a helper
 receives, and the cache misses of the next record of a batch. ``borrowed``
-removes the first, ``prefetch`` (an array entry) and ``prefetch_field`` (a
-record's field, by name) hide the second. None changes a result; all are
+removes the first; ``core.prefetch.prefetch`` (an array entry) and
+``prefetch_field`` (a record's field, by name) hide the second. None changes a result; all are
 no-ops in plain Python (``NUMBA_DISABLE_JIT``).
 """
 
@@ -15,6 +15,8 @@ from llvmlite import ir
 from numba import types as nbtypes
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
+
+from ..core.prefetch import emit_prefetch
 
 
 def borrowed(value):
@@ -65,40 +67,9 @@ def _borrowed_overload(value):
     return lambda value: _borrowed(value)
 
 
-def prefetch(array, index) -> None:
-    """Hint the CPU to load the cache line of ``array[index]`` (1-D array, integer index) for reading, inside a
-    kernel; no effect on results (LLVM's ``llvm.prefetch``), a no-op in plain Python. For the lines of the next
-    record of a batch, which the loop would otherwise miss one after the other."""
-
-
 def prefetch_field(record, name: str) -> None:
     """Hint the CPU to load the cache line where the field ``name`` (a string constant) of ``record`` begins,
     inside a kernel; as ``prefetch``, for a record's scalar fields, named, wherever the dtype puts them."""
-
-
-def _emit_prefetch(context, builder, address) -> None:
-    """``llvm.prefetch`` (read, high locality, data cache) of ``address``."""
-    i8p = ir.IntType(8).as_pointer()
-    i32 = ir.IntType(32)
-    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-                                        "llvm.prefetch.p0")
-    builder.call(fn, [builder.bitcast(address, i8p), i32(0), i32(3), i32(1)])
-
-
-@intrinsic
-def _prefetch(typingctx, array, index):
-    """``llvm.prefetch`` of the address of ``array[index]``."""
-    if not isinstance(array, nbtypes.Array) or array.ndim != 1 or not isinstance(index, nbtypes.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
-        idx = context.cast(builder, args[1], signature.args[1], nbtypes.intp)
-        _emit_prefetch(context, builder,
-                       cgutils.get_item_pointer(context, builder, signature.args[0], ary, [idx], wraparound=False))
-        return context.get_dummy_value()
-
-    return nbtypes.void(array, index), codegen
 
 
 @intrinsic
@@ -111,15 +82,10 @@ def _prefetch_field(typingctx, record, name):
 
     def codegen(context, builder, signature, args):
         base = builder.bitcast(args[0], ir.IntType(8).as_pointer())
-        _emit_prefetch(context, builder, builder.gep(base, [ir.IntType(64)(offset)]))
+        emit_prefetch(context, builder, builder.gep(base, [ir.IntType(64)(offset)]))
         return context.get_dummy_value()
 
     return nbtypes.void(record, name), codegen
-
-
-@overload(prefetch, jit_options={"cache": True})
-def _prefetch_overload(array, index):
-    return lambda array, index: _prefetch(array, index)
 
 
 @overload(prefetch_field, prefer_literal=True, jit_options={"cache": True})

@@ -54,8 +54,9 @@ from numba import njit, prange
 from ..core.engine import mark, start_record
 from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_DRAWS, NO_MASKS, dual, finished
+from ..core.prefetch import prefetch
 from ..core.sampling import draw_legal
-from .intrinsics import borrowed, prefetch, prefetch_field
+from .intrinsics import borrowed, prefetch_field
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
 from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_GAME_OVER,
