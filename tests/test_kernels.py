@@ -11,7 +11,7 @@ from numba import njit, prange
 from numba.core.errors import TypingError
 
 from wildwest_envs.core.kernels import lowest_bit
-from wildwest_envs.core.prefetch import prefetch, prefetch_record
+from wildwest_envs.core.prefetch import prefetch, prefetch_whole_record
 from wildwest_envs.rail.intrinsics import borrowed, prefetch_field
 from wildwest_envs.core.rng import _mix_py
 from wildwest_envs.core.sampling import _bit_count, load_word, sample_legal
@@ -91,26 +91,26 @@ def _sum_with_record_prefetch(records: np.ndarray, ahead: int) -> int:
     total = 0
     for i in range(records.shape[0]):
         if i + ahead < records.shape[0]:
-            prefetch_record(records, i + ahead)  # 609 bytes: 10 lines, most records straddling one more
+            prefetch_whole_record(records, i + ahead)  # 609 bytes: 10 lines, most records straddling one more
         total += records[i]["last"] + records[i]["table"][299]
     return total
 
 
-def test_prefetch_record_changes_no_result_compiled_or_in_plain_python():
+def test_prefetch_whole_record_changes_no_result_compiled_or_in_plain_python():
     records = np.zeros(50, dtype=RECORD)
     records["last"] = np.arange(50)
     records["table"][:, 299] = 7
     expected = int(records["last"].sum()) + 7 * 50
     assert _sum_with_record_prefetch(records, 2) == expected
     assert _sum_with_record_prefetch.py_func(records, 2) == expected
-    assert prefetch_record(records, 3) is None
+    assert prefetch_whole_record(records, 3) is None
 
 
-def test_prefetch_record_rejects_what_is_not_a_1d_array_of_records():
+def test_prefetch_whole_record_rejects_what_is_not_a_1d_array_of_records():
     with pytest.raises(TypingError):
-        njit(lambda a: prefetch_record(a, 0))(np.zeros(4))
+        njit(lambda a: prefetch_whole_record(a, 0))(np.zeros(4))
     with pytest.raises(TypingError):
-        njit(lambda a: prefetch_record(a, 0))(np.zeros((2, 2), dtype=RECORD))
+        njit(lambda a: prefetch_whole_record(a, 0))(np.zeros((2, 2), dtype=RECORD))
 
 
 @njit

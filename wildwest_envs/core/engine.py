@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit, prange
 
 from .kernels import NO_DRAWS, NO_MASKS, dual, finished
-from .prefetch import prefetch_record
+from .prefetch import prefetch_whole_record
 from .sampling import draw_legal
 
 NOBODY = -1  # ``current`` of a record whose first decision is not posed yet
@@ -109,7 +109,7 @@ def _step_and_mask(states: np.ndarray, actions: np.ndarray, masks: np.ndarray, d
     n = states.shape[0]
     for b in prange(n):
         if PREFETCH_AHEAD > 0 and b + PREFETCH_AHEAD < n:  # noqa: F821 (a constant: no code where it is 0)
-            prefetch_record(states, b + PREFETCH_AHEAD)  # noqa: F821 (its lines load while earlier ones work)
+            prefetch_whole_record(states, b + PREFETCH_AHEAD)  # noqa: F821 (its lines load while earlier ones work)
         step_one(states[b], actions[b])  # noqa: F821
         if fused:
             legal_mask_one(states[b], masks[b])  # noqa: F821
@@ -186,9 +186,9 @@ def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_on
     """
     bound = {"__builtins__": __builtins__, "prange": prange, "empty_record": empty_record,
              "init_one": _inlined(init_one), "legal_mask_one": _inlined(legal_mask_one),
-             "step_one": _inlined(step_one), "draw_legal": draw_legal, "prefetch_record": prefetch_record,
-             "PREFETCH_AHEAD": prefetch_ahead, "score_seats": score_seats,
-             "tiebreak_seats": tiebreak_seats}
+             "step_one": _inlined(step_one), "draw_legal": draw_legal, "score_seats": score_seats,
+             "tiebreak_seats": tiebreak_seats, "prefetch_whole_record": prefetch_whole_record,
+             "PREFETCH_AHEAD": prefetch_ahead}
 
     def build(template, spec: str, parallel: bool):
         return njit(cache=True, parallel=parallel)(_game_copy(template, bound, module, spec))

@@ -2,14 +2,14 @@
 
 A batch loop works on one record after another. Where a record's step reads its lines one after the other
 (each read decides the next), every line out of cache is a wait; prefetched while the loop works on an earlier
-record, they arrive together. ``prefetch`` hints the line of one array entry, ``prefetch_record`` every line
-of one record of a batch (``core.engine.batch_kernels``' ``prefetch_ahead``: Wild West Express's step fetches the
-record two ahead; measured on the 2-core AMD machine at B = 8192, the step alone, alternated with the loop
-without it in one process, medians of 10 pairs: 1.4 → 2.4 M decisions/s on one thread and 2.7 → 4.6 M on two on
-the idle machine, ahead in every pair; Colt Express and Way Out West gained nothing, and Way Out West lost 2% at
-B = 1024, so they do not fetch). Rail's kernels fetch
-the lines their step will read (``rail.rules.prefetch_record``, with ``rail.intrinsics.prefetch_field``).
-Neither changes a result; both are no-ops in plain Python (``NUMBA_DISABLE_JIT``, quick start's plain twin).
+record, they arrive together. ``prefetch`` hints the line of one array entry, ``prefetch_whole_record`` every
+line of one record of a batch (``core.engine.batch_kernels``' ``prefetch_ahead``: Wild West Express's step
+fetches the record two ahead; measured on the 2-core AMD machine at B = 8192, the step alone, alternated with the
+loop without it in one process, medians of 10 pairs: 1.4 → 2.4 M decisions/s on one thread and 2.7 → 4.6 M on two
+on the idle machine, ahead in every pair; Colt Express and Way Out West gained nothing, and Way Out West lost 2%
+at B = 1024, so they do not fetch). Rail's records are 30 KB: its kernels fetch only the lines their step will
+read (``rail.rules.prefetch_record``, with ``rail.intrinsics.prefetch_field``). Neither changes a result; both
+are no-ops in plain Python (``NUMBA_DISABLE_JIT``, quick start's plain twin).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def prefetch(array, index) -> None:
     record of a batch, which the loop would otherwise miss one after the other."""
 
 
-def prefetch_record(records, index) -> None:
+def prefetch_whole_record(records, index) -> None:
     """Hint the CPU to load every cache line of ``records[index]`` (a 1-D array of records, an index inside it)
     for reading, inside a kernel; as ``prefetch``, for a whole record of a batch a few iterations ahead."""
 
@@ -67,7 +67,7 @@ def _prefetch(typingctx, array, index):
 
 
 @intrinsic
-def _prefetch_record(typingctx, records, index):
+def _prefetch_whole_record(typingctx, records, index):
     """``llvm.prefetch`` of every line of ``records[index]``: its first byte, every ``CACHE_LINE`` bytes after it
     and its last byte (the record's size is its type's)."""
     if not _one_dimensional(records, index) or not isinstance(records.dtype, nbtypes.Record):
@@ -89,6 +89,6 @@ def _prefetch_overload(array, index):
     return lambda array, index: _prefetch(array, index)
 
 
-@overload(prefetch_record, jit_options={"cache": True})
-def _prefetch_record_overload(records, index):
-    return lambda records, index: _prefetch_record(records, index)
+@overload(prefetch_whole_record, jit_options={"cache": True})
+def _prefetch_whole_record_overload(records, index):
+    return lambda records, index: _prefetch_whole_record(records, index)
