@@ -1,8 +1,8 @@
 """Shared test fixtures: the registered games and their player counts.
 
 **Serial builds only.** Most of the suite's wall time is numba compiling kernels for the first time, and
-each batch kernel has two builds (``core.kernels``): the parallel one compiles about 1.5 times as long as
-the serial one and is the same Python function with ``prange`` for ``range``. The suite therefore runs
+each batch kernel has two builds (``core.kernels``): the serial one, and the parallel one, a loop over chunks of
+the batch that calls the serial build (under a second to compile) and starts numba's thread pool. The suite runs
 every batch on the serial builds (``WILDWEST_SERIAL_BELOW``, set before ``wildwest_envs`` is imported, so
 that the subprocesses of the command-line and benchmark tests inherit it), and the tests that compare the
 two builds ask for them with the ``parallel_builds`` fixture.

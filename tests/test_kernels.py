@@ -1,8 +1,9 @@
-"""Helpers of the batch kernels: ``rail.intrinsics.borrowed``, ``core.prefetch`` and the chunked search of
+"""Helpers of the batch kernels: ``core.borrowed``, ``core.prefetch`` and the chunked search of
 ``core.sampling.sample_legal``."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import NamedTuple
 
 import numpy as np
@@ -12,7 +13,8 @@ from numba.core.errors import TypingError
 
 from wildwest_envs.core.kernels import lowest_bit
 from wildwest_envs.core.prefetch import prefetch, prefetch_whole_record
-from wildwest_envs.rail.intrinsics import borrowed, prefetch_field
+from wildwest_envs.core.borrowed import borrowed
+from wildwest_envs.rail.intrinsics import prefetch_field
 from wildwest_envs.core.rng import _mix_py
 from wildwest_envs.core.sampling import _bit_count, load_word, sample_legal
 
@@ -247,19 +249,20 @@ def test_builds_compile_only_where_a_use_needs_them():
 
 def test_chunks_give_each_thread_about_eight_of_at_most_256_records():
     """``chunk_size``: a big batch in chunks of ``RECORDS_PER_CHUNK``, a smaller one in about eight per thread,
-    never fewer than one record; numba's default (0) on one thread (``core.kernels``, "Chunks")."""
+    never fewer than one record; the whole batch on one thread (``core.kernels``, "Chunks")."""
     from wildwest_envs.core.kernels import RECORDS_PER_CHUNK, chunk_size
 
     assert RECORDS_PER_CHUNK == 256
     assert chunk_size(8192, 2) == 256 and chunk_size(65536, 16) == 256
     assert chunk_size(1024, 2) == 64 and chunk_size(1024, 4) == 32
     assert chunk_size(64, 2) == 4 and chunk_size(64, 16) == 1 and chunk_size(3, 2) == 1
-    assert chunk_size(8192, 1) == 0 and chunk_size(8192, 0) == 0  # one thread: nothing to balance
+    assert chunk_size(8192, 1) == 8192 and chunk_size(8192, 0) == 8192  # one thread: nothing to share out
 
 
 def test_a_parallel_call_runs_in_chunks_and_gives_the_callers_chunk_size_back(monkeypatch):
-    """``DualKernel`` sets numba's chunk size for its parallel build only, and restores the caller's after it,
-    also when the kernel raises; the serial build runs without it."""
+    """``DualKernel`` hands its parallel build the serial build and the records per chunk, sets numba's chunk size
+    to one chunk for the call only and restores the caller's after it, also when the kernel raises; the serial
+    build runs without it, for small batches and on one thread."""
     import numba
 
     from wildwest_envs.core import kernels
@@ -268,16 +271,16 @@ def test_a_parallel_call_runs_in_chunks_and_gives_the_callers_chunk_size_back(mo
     wrapped = dual(sample_legal)
     seen = []
 
-    def parallel(states, *args):
-        seen.append(("parallel", len(states), numba.get_parallel_chunksize()))
+    def run_chunks(pointer, size, states, *args):
+        seen.append(("parallel", pointer, len(states), size, numba.get_parallel_chunksize()))
         if len(states) == 999:
             raise RuntimeError("boom")
 
     def serial(states, *args):
         seen.append(("serial", len(states), numba.get_parallel_chunksize()))
 
-    monkeypatch.setattr(wrapped, "parallel", parallel)
     monkeypatch.setattr(wrapped, "serial", serial)
+    monkeypatch.setattr(wrapped, "_chunk_loop_for", lambda arguments: (run_chunks, "the serial build"))
     monkeypatch.setattr(kernels, "SERIAL_BELOW", 64)
     previous = numba.set_parallel_chunksize(7)
     threads = numba.get_num_threads()
@@ -285,13 +288,49 @@ def test_a_parallel_call_runs_in_chunks_and_gives_the_callers_chunk_size_back(mo
     try:
         wrapped(np.zeros(8192))
         wrapped(np.zeros(10))
-        with pytest.raises(RuntimeError, match="boom"):
+        with pytest.raises(RuntimeError, match="boom") if numba.get_num_threads() > 1 else contextlib.nullcontext():
             wrapped(np.zeros(999))
         assert numba.get_parallel_chunksize() == 7
         two = numba.get_num_threads()
+        numba.set_num_threads(1)
+        wrapped(np.zeros(8192))
     finally:
         numba.set_parallel_chunksize(previous)
         numba.set_num_threads(threads)
-    assert seen == [("parallel", 8192, kernels.chunk_size(8192, two)), ("serial", 10, 7),
-                    ("parallel", 999, kernels.chunk_size(999, two))]
-    assert two == 1 or seen[0][2] == 256  # two threads (where numba has them): chunks of 256
+    if two > 1:
+        assert seen[:3] == [("parallel", "the serial build", 8192, 256, 1), ("serial", 10, 7),
+                            ("parallel", "the serial build", 999, kernels.chunk_size(999, two), 1)]
+    assert seen[-1] == ("serial", 8192, 7)  # one thread
+
+
+def _add_offsets(states, out, offsets):
+    """A batch kernel with a shared argument (``offsets``, in ``core.kernels.SHARED_ARGUMENTS``)."""
+    for b in prange(states.shape[0]):
+        out[b] = states[b] + offsets[states[b] % offsets.shape[0]]
+
+
+def test_the_parallel_build_slices_the_per_record_arguments_and_refuses_a_batch_of_another_length(parallel_builds):
+    """The chunk loop (``core.kernels._chunk_loop``) passes each chunk's rows of the per-record arguments and the
+    whole of the shared ones (``SHARED_ARGUMENTS``): a kernel that adds a shared table to its rows gives the serial
+    build's result on two threads; a per-record argument of another length is refused, nothing written."""
+    import numba
+
+    from wildwest_envs.core.kernels import DualKernel
+
+    kernel = DualKernel(njit(parallel=True)(_add_offsets))
+    states = np.arange(1000, dtype=np.int64)
+    offsets = np.array([10, 20, 30], dtype=np.int64)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        out = np.zeros(1000, dtype=np.int64)
+        kernel(states, out, offsets)
+        assert np.array_equal(out, states + offsets[states % 3])
+        wrong = np.zeros(999, dtype=np.int64)
+        if numba.get_num_threads() > 1:
+            with pytest.raises(ValueError, match="999 rows for 1000 records"):
+                kernel(states, wrong, offsets)
+            assert not wrong.any()
+    finally:
+        numba.set_num_threads(threads)
+

@@ -1,14 +1,15 @@
 """Batch kernels in two builds: parallel for big batches, serial for small ones.
 
-Games write each batch kernel once, as a ``prange`` loop compiled with
-``@njit(cache=True, parallel=True)``. Starting the thread pool costs far more
-than one game's work, so the PettingZoo adapter (a batch of one) and small
-batches run a serial build of the same Python function instead (``prange`` is
-``range`` there). ``dual(kernel)`` returns a callable that picks the build by
-batch size; results are identical. Kernels that run rarely (a game's deal, the
-invariant check) use ``serial(kernel)``, the serial build for every batch size,
-so that their parallel build never compiles. Every build compiles on its first
-call, so a program compiles only the builds its batch sizes use.
+Games write each batch kernel once, as a loop over its records (``prange``) marked
+``@njit(cache=True, parallel=True)``; that decorator's own build never compiles. Starting
+the thread pool costs far more than one game's work, so the PettingZoo adapter (a batch
+of one) and small batches run the serial build, the Python function compiled without
+``parallel`` (``prange`` is ``range`` there), and big batches its parallel build, the
+serial build run on chunks of the batch on numba's threads (below). ``dual(kernel)``
+returns a callable that picks the build by batch size; results are identical. Kernels
+that run rarely (a game's deal, the invariant check) use ``serial(kernel)``, the serial
+build for every batch size. Every build compiles on its first call, so a program
+compiles only the builds its batch sizes use.
 
 The threshold is ``SERIAL_BELOW`` (64 games), read at every call, so a
 program may change it; the environment variable ``WILDWEST_SERIAL_BELOW``
@@ -39,16 +40,31 @@ separate sampler reads every mask back from memory, no gain above the run-to-run
 noise (about ±20% on that machine), so ``benchmarks/throughput.py`` keeps the
 separate pass of its earlier tables.
 
-Chunks. A parallel build on two threads or more hands its records to the threads in chunks, each taken by
-whichever thread is free (numba's ``parallel_chunksize``, set around the call by ``DualKernel``): about eight
-chunks per thread, at most ``RECORDS_PER_CHUNK`` records each (``chunk_size``). Records cost very different times
-(a Rail record in an account-funded turn or a race costs many times one in a plain build, a finished record
-nothing), and numba's default, one equal share per thread, left one thread waiting for the other's expensive
-records. Measured on the 2-core machine (``benchmarks.throughput``'s random-play loop, B = 8192, medians of 5
-alternated runs of 2 s), 2 threads over 1, equal shares → chunks: Colt Express 1.43× → 1.61×, Way Out West 1.58× →
-2.02×, Wild West Express 1.49× → 1.88×, Rail 1.71× → 1.82× (2 threads: +4%, +10%, +24%, +9% decisions/s). On one
-thread there is nothing to balance: numba's default stays. Results do not depend on the chunks: each record's work
-is its own.
+The parallel build runs the serial build on chunks of records. A batch kernel's parallel build is a small
+``prange`` loop over chunks of the batch that calls the serial build on each chunk's slice of the per-record
+arguments (``_chunk_loop``), through a function pointer (numba's first-class functions: ``CompileResultWAP``).
+Built so, the rules compile once, in the serial build: numba compiled a ``prange`` loop with a game's step inlined
+again, and a loop that calls a compiled function links that function's whole call tree into its own module and
+optimizes it again, while a call through a pointer links nothing (Wild West Express's parallel ``step_and_mask``:
+10.4 s of compile time, the loop through a pointer 0.6 s; every kernel of a game cold, run side by side: Wild West
+Express 59.8 → 36.0 s, Rail 65.2 → 38.0 s; measured on the 2-core AMD machine, 2026-12-07). The price: a step
+through the pointer ran up to 10% slower than the same serial build called from Python, for reasons not found;
+the whole random-play loop at B = 8192 on two threads, alternated in one process, lost 4% in Way Out West and
+nothing measurable in Colt Express. A
+kernel's arguments are the per-record arrays first (the batch is their first axis, sliced into chunks; ``masks``
+and ``draws`` may be the empty ``NO_MASKS`` and ``NO_DRAWS``), then the arrays every record reads whole, named
+in ``SHARED_ARGUMENTS`` (Rail's ``maps``, its observation's ``static`` and ``offsets``). A kernel uses a record's
+index ``b`` only to index its per-record arguments (in a chunk, ``b`` counts from the chunk's first record). On
+one thread the serial build runs the whole batch: there is nothing to share out.
+
+Chunks. Each chunk is taken by whichever thread is free (numba's ``parallel_chunksize`` of 1 chunk, set around the
+call by ``DualKernel``): about eight chunks per thread, at most ``RECORDS_PER_CHUNK`` records each
+(``chunk_size``). Records cost very different times (a Rail record in an account-funded turn or a race costs many
+times one in a plain build, a finished record nothing), and numba's default, one equal share per thread, left one
+thread waiting for the other's expensive records. Measured on the 2-core machine (``benchmarks.throughput``'s
+random-play loop, B = 8192, medians of 5 alternated runs of 2 s), 2 threads over 1, equal shares → chunks: Colt
+Express 1.43× → 1.61×, Way Out West 1.58× → 2.02×, Wild West Express 1.49× → 1.88×, Rail 1.71× → 1.82× (2
+threads: +4%, +10%, +24%, +9% decisions/s). Results do not depend on the chunks: each record's work is its own.
 
 Waiting threads: how numba's workers wait between kernels (TBB, or OpenMP
 spinning briefly) is set when ``wildwest_envs`` is imported (``core.threads``).
@@ -63,12 +79,16 @@ field is needed for "truncated by the cap": it is ``not done and n_decisions
 
 from __future__ import annotations
 
+import inspect
 import os
 import types
 
 import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
+from numba.core.types import CompileResultWAP
+
+from .borrowed import borrowed
 
 
 def _serial_below(default: int = 64) -> int:
@@ -83,6 +103,7 @@ def _serial_below(default: int = 64) -> int:
 
 SERIAL_BELOW = _serial_below()  # batches smaller than this run the serial build
 RECORDS_PER_CHUNK = 256  # the most records a thread of a parallel build takes at a time (module docstring)
+SHARED_ARGUMENTS = frozenset({"options", "empty", "maps", "static", "offsets"})  # read whole by every record
 NO_MASKS = np.zeros((0, 0), dtype=np.int8)  # the ``masks`` of a step kernel that writes no legal masks
 NO_DRAWS = np.zeros(0, dtype=np.uint64)  # the ``draws`` of a step kernel that draws no next action
 # (writeable like a caller's buffer: a read-only array is another numba type, so another compilation)
@@ -97,33 +118,91 @@ def _renamed_copy(py_func, suffix: str):
     return copy
 
 
+def _chunk_loop(py_func):
+    """The parallel build of the batch kernel ``py_func``: ``loop(kernel, size, *arguments)`` calls ``kernel``
+    (the serial build, a first-class function) on chunks of ``size`` records in ``prange``, on each chunk's slice
+    of the per-record arguments and the whole of the shared ones (module docstring). Its source is written from
+    ``py_func``'s parameters and compiled as if in this file, where numba's cache keeps it (named
+    ``<module>.<kernel>_chunks``, keyed by its bytecode and the serial build's signature)."""
+    names = list(inspect.signature(py_func).parameters)
+    rows = ", ".join(f"borrowed({name})" if name in SHARED_ARGUMENTS else f"borrowed({name}[lo:hi])" for name in names)
+    source = (f"def {py_func.__name__}_chunks(kernel, size, {', '.join(names)}):\n"
+              f"    n = {names[0]}.shape[0]\n"
+              f"    for chunk in prange((n + size - 1) // size):\n"
+              f"        lo = chunk * size\n"
+              f"        hi = min(n, lo + size)\n"
+              f"        kernel({rows})\n")
+    namespace = {"prange": prange, "borrowed": borrowed, "__name__": py_func.__module__}
+    exec(compile(source, __file__, "exec"), namespace)
+    loop = namespace[f"{py_func.__name__}_chunks"]
+    qualname = py_func.__qualname__  # with its module (one cache file per game: they all live in this file)
+    if not qualname.startswith(py_func.__module__ + "."):
+        qualname = f"{py_func.__module__}.{qualname}"
+    loop.__qualname__ = qualname + "_chunks"
+    return njit(cache=True, parallel=True)(loop)
+
+
+def _type_key(argument):
+    """What numba's type of a kernel argument depends on, cheap to compute (``numba.typeof`` of a Rail record
+    array takes 0.6 ms)."""
+    if isinstance(argument, np.ndarray):
+        flags = argument.flags
+        return argument.dtype, argument.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable, flags.aligned
+    return numba.typeof(argument)
+
+
 class DualKernel:
-    """A batch kernel (first argument: the ``(B,)`` states) in parallel and serial builds."""
+    """A batch kernel (first argument: the ``(B,)`` states) in serial and parallel builds (module docstring)."""
 
     def __init__(self, kernel):
-        self.parallel = kernel
-        py_func = getattr(kernel, "py_func", None)
-        self.serial = njit(cache=True)(_renamed_copy(py_func, "_serial")) if py_func is not None else kernel
+        py_func = kernel.py_func
+        self.serial = njit(cache=True)(_renamed_copy(py_func, "_serial"))
+        self.parallel = _chunk_loop(py_func)
+        self.per_record = [name not in SHARED_ARGUMENTS for name in inspect.signature(py_func).parameters]
         self.__doc__ = getattr(kernel, "__doc__", None)
         self.__name__ = getattr(kernel, "__name__", "kernel")
+        self._compiled: dict = {}  # argument types -> the parallel build's entry point and the serial build
 
     def __call__(self, states, *args):
-        """Run the serial build for small batches, the parallel one otherwise, in chunks (``chunk_size``)."""
-        if len(states) < SERIAL_BELOW:
+        """Run the serial build for small batches and on one thread, the parallel one otherwise, in chunks
+        (``chunk_size``)."""
+        if len(states) < SERIAL_BELOW:  # first: asking numba for its threads takes 0.6 µs, a batch of one 2-6 µs
             return self.serial(states, *args)
-        previous = numba.set_parallel_chunksize(chunk_size(len(states), numba.get_num_threads()))
+        threads = numba.get_num_threads()
+        if threads < 2:
+            return self.serial(states, *args)
+        arguments = (states, *args)
+        for argument, per_record in zip(arguments, self.per_record):
+            if per_record and len(argument) not in (len(states), 0):
+                raise ValueError(f"{self.__name__}: a per-record argument has {len(argument)} rows for "
+                                 f"{len(states)} records")
+        run_chunks, pointer = self._chunk_loop_for(arguments)
+        previous = numba.set_parallel_chunksize(1)
         try:
-            return self.parallel(states, *args)
+            return run_chunks(pointer, chunk_size(len(states), threads), *arguments)
         finally:
             numba.set_parallel_chunksize(previous)
+
+    def _chunk_loop_for(self, arguments) -> tuple:
+        """The parallel build compiled for the types of ``arguments`` (its entry point: no dispatch on the types
+        again, 20 µs a call) and the serial build compiled for them, as a first-class function."""
+        key = tuple(_type_key(argument) for argument in arguments)
+        if key not in self._compiled:
+            types_ = tuple(numba.typeof(argument) for argument in arguments)
+            self.serial.compile(types_)
+            pointer = CompileResultWAP(self.serial.overloads[types_])
+            loop_types = (numba.typeof(pointer), numba.types.int64, *types_)
+            self.parallel.compile(loop_types)
+            self._compiled[key] = (self.parallel.overloads[loop_types].entry_point, pointer)
+        return self._compiled[key]
 
 
 def chunk_size(batch: int, threads: int) -> int:
     """Records a thread of a parallel build takes at a time from a batch of ``batch`` records on ``threads``
-    threads: about eight chunks per thread, at most ``RECORDS_PER_CHUNK`` and at least one; 0 (numba's default, one
-    share per thread) on one thread (module docstring)."""
+    threads: about eight chunks per thread, at most ``RECORDS_PER_CHUNK`` and at least one; the whole batch on one
+    thread (module docstring)."""
     if threads <= 1:
-        return 0
+        return max(1, batch)
     return max(1, min(RECORDS_PER_CHUNK, batch // (8 * threads)))
 
 

@@ -67,7 +67,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .intrinsics import borrowed
+from ..core.borrowed import borrowed
 from ..core.layout import Layout, count, flag, onehot, real
 from .data import (CTX_COOP_BUILD, CTX_GAME_OVER, END_RACES, ENTRY_ENTERED, EXT_ACCOUNT, EXT_DICE,
                    FUND_ACCOUNT, FUND_BP, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES, N_SLOTS,
@@ -196,7 +196,7 @@ def observe(states: np.ndarray, seats: np.ndarray, out: np.ndarray, maps: np.nda
             offsets: np.ndarray) -> None:
     """out[b] = the observation of seat seats[b] in game b (module docstring; ``maps``: the map's
     ``kernel_tables``)."""
-    rows, planes, where = borrowed(out), borrowed(static), borrowed(offsets)  # no reference counting (rail.intrinsics)
+    rows, planes, where = borrowed(out), borrowed(static), borrowed(offsets)  # no reference counting (core.borrowed)
     for b in prange(states.shape[0]):
         observe_one(states[b], seats[b], rows[b], maps[0], planes, where)
 

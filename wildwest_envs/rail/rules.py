@@ -52,11 +52,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.engine import mark, start_record
+from ..core.borrowed import borrowed
 from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import NO_DRAWS, NO_MASKS, dual, finished
 from ..core.prefetch import prefetch
 from ..core.sampling import draw_legal
-from .intrinsics import borrowed, prefetch_field
+from .intrinsics import prefetch_field
 from .building import (all_cities_joined, build_ferry, build_step, choose_start, ferry_legal, mark_steps,
                        proposal_legal)
 from .data import (CTX_BUILD, CTX_COOP_BUILD, CTX_COOP_RESPONSE, CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_GAME_OVER,
@@ -95,7 +96,7 @@ def init(states: np.ndarray, seeds: np.ndarray, options: np.ndarray, empty: np.n
 @njit(cache=True, parallel=True)
 def legal_mask(states: np.ndarray, out: np.ndarray, maps: np.ndarray) -> None:
     """out[b, a] = 1 for each legal action a of game b; all zeros when finished (§11.2)."""
-    rows = borrowed(out)  # borrowed: no reference counting of shared arrays (rail.intrinsics)
+    rows = borrowed(out)  # borrowed: no reference counting of shared arrays (core.borrowed)
     n = states.shape[0]
     for b in prange(n):  # the next record's lines load while this one is worked on (prefetch_record)
         if b + 2 < n:
