@@ -40,22 +40,21 @@ separate sampler reads every mask back from memory, no gain above the run-to-run
 noise (about ±20% on that machine), so ``benchmarks/throughput.py`` keeps the
 separate pass of its earlier tables.
 
-The parallel build runs the serial build on chunks of records. A batch kernel's parallel build is a small
-``prange`` loop over chunks of the batch that calls the serial build on each chunk's slice of the per-record
-arguments (``_chunk_loop``), through a function pointer (numba's first-class functions: ``CompileResultWAP``).
-Built so, the rules compile once, in the serial build: numba compiled a ``prange`` loop with a game's step inlined
-again, and a loop that calls a compiled function links that function's whole call tree into its own module and
-optimizes it again, while a call through a pointer links nothing (Wild West Express's parallel ``step_and_mask``:
-10.4 s of compile time, the loop through a pointer 0.6 s; every kernel of a game cold, run side by side: Wild West
-Express 59.8 → 36.0 s, Rail 65.2 → 38.0 s; measured on the 2-core AMD machine, 2026-12-07). The price: a step
-through the pointer ran up to 10% slower than the same serial build called from Python, for reasons not found;
-the whole random-play loop at B = 8192 on two threads, alternated in one process, lost 4% in Way Out West and
-nothing measurable in Colt Express. A
-kernel's arguments are the per-record arrays first (the batch is their first axis, sliced into chunks; ``masks``
-and ``draws`` may be the empty ``NO_MASKS`` and ``NO_DRAWS``), then the arrays every record reads whole, named
-in ``SHARED_ARGUMENTS`` (Rail's ``maps``, its observation's ``static`` and ``offsets``). A kernel uses a record's
-index ``b`` only to index its per-record arguments (in a chunk, ``b`` counts from the chunk's first record). On
-one thread the serial build runs the whole batch: there is nothing to share out.
+The parallel build runs the serial build on chunks of records. A batch kernel's parallel build is a small ``prange``
+loop over chunks of the batch that calls the serial build on each chunk's slice of the per-record arguments
+(``_chunk_loop``), through a function pointer (numba's first-class functions: ``CompileResultWAP``). Built so, the
+rules compile once, in the serial build: numba compiled a ``prange`` loop with a game's step inlined again, and a
+loop that calls a compiled function links that function's whole call tree into its own module and optimizes it
+again, while a call through a pointer links nothing (Wild West Express's parallel ``step_and_mask``: 10.4 s of
+compile time, the loop through a pointer 0.6 s; every kernel of a game cold, run side by side: Wild West Express
+59.8 → 36.0 s, Rail 65.2 → 38.0 s; measured on the 2-core AMD machine, 2026-12-07). The price: a step through the
+pointer ran up to 10% slower than the same serial build called from Python, for reasons not found; the whole
+random-play loop at B = 8192 on two threads, alternated in one process, lost 4% in Way Out West and nothing
+measurable in Colt Express. A kernel's arguments are the per-record arrays first (the batch is their first axis,
+sliced into chunks; ``masks`` and ``draws`` may be the empty ``NO_MASKS`` and ``NO_DRAWS``), then the arrays every
+record reads whole, named in ``SHARED_ARGUMENTS`` (Rail's ``maps``, its observation's ``static`` and ``offsets``). A
+kernel uses a record's index ``b`` only to index its per-record arguments (in a chunk, ``b`` counts from the chunk's
+first record). On one thread the serial build runs the whole batch: there is nothing to share out.
 
 Chunks. Each chunk is taken by whichever thread is free (numba's ``parallel_chunksize`` of 1 chunk, set around the
 call by ``DualKernel``): about eight chunks per thread, at most ``RECORDS_PER_CHUNK`` records each
@@ -118,13 +117,13 @@ def _renamed_copy(py_func, suffix: str):
     return copy
 
 
-def _chunk_loop(py_func):
+def _chunk_loop(py_func, names: list[str]):
     """The parallel build of the batch kernel ``py_func``: ``loop(kernel, size, *arguments)`` calls ``kernel``
     (the serial build, a first-class function) on chunks of ``size`` records in ``prange``, on each chunk's slice
     of the per-record arguments and the whole of the shared ones (module docstring). Its source is written from
     ``py_func``'s parameters and compiled as if in this file, where numba's cache keeps it (named
-    ``<module>.<kernel>_chunks``, keyed by its bytecode and the serial build's signature)."""
-    names = list(inspect.signature(py_func).parameters)
+    ``<module>.<kernel>_chunks``, keyed by its bytecode and the serial build's signature). ``names``: its
+    parameters."""
     rows = ", ".join(f"borrowed({name})" if name in SHARED_ARGUMENTS else f"borrowed({name}[lo:hi])" for name in names)
     source = (f"def {py_func.__name__}_chunks(kernel, size, {', '.join(names)}):\n"
               f"    n = {names[0]}.shape[0]\n"
@@ -157,8 +156,9 @@ class DualKernel:
     def __init__(self, kernel):
         py_func = kernel.py_func
         self.serial = njit(cache=True)(_renamed_copy(py_func, "_serial"))
-        self.parallel = _chunk_loop(py_func)
-        self.per_record = [name not in SHARED_ARGUMENTS for name in inspect.signature(py_func).parameters]
+        names = list(inspect.signature(py_func).parameters)
+        self.parallel = _chunk_loop(py_func, names)
+        self.per_record = [name not in SHARED_ARGUMENTS for name in names]
         self.__doc__ = getattr(kernel, "__doc__", None)
         self.__name__ = getattr(kernel, "__name__", "kernel")
         self._compiled: dict = {}  # argument types -> the parallel build's entry point and the serial build
@@ -229,7 +229,7 @@ def serial(kernel):
     """The serial build of a batch kernel, for every batch size (a serial kernel or a plain function unchanged).
 
     For kernels that run rarely next to the play itself (a game's deal, the invariant check): their parallel
-    build would cost seconds of compilation for milliseconds of run time. It is the serial build of ``dual``
+    build would start the thread pool for milliseconds of run time. It is the serial build of ``dual``
     (the same ``<name>_serial`` cache files).
     """
     if isinstance(kernel, DualKernel):
