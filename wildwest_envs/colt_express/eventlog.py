@@ -79,6 +79,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
+from ..core.borrowed import COUNTED
 from ..core.eventlog import EVERYONE, EventKinds, emit, is_logged
 from ..core.eventlog import seat_bit as only  # the seen set of one seat (re-exported for the rules)
 from .data import (BULLETS_PER_BANDIT, JEWEL_VALUE, MAX_BANDITS, MAX_PLAYERS, N_PURSES, PURSE_ON_BANDIT,
@@ -258,6 +259,13 @@ def _emit_loot_impl(state, kind, bandit, token):
     return _emit_loot if is_logged(state) else _nothing_loot
 
 
+_emit_scores_counted = njit(cache=True, **COUNTED)(_emit_scores)  # it allocates; the step is UNCOUNTED
+
+
+def _call_emit_scores(state):
+    _emit_scores_counted(state)
+
+
 @overload(emit_scores, inline="always")
 def _emit_scores_impl(state):
-    return _emit_scores if is_logged(state) else _nothing_scores
+    return _call_emit_scores if is_logged(state) else _nothing_scores

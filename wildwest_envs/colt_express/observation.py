@@ -80,6 +80,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.borrowed import UNCOUNTED
 from ..core.layout import Layout, count, flag, onehot
 from .data import (BULLET_CARD, BULLETS_PER_BANDIT, DEC_KEEP, DEC_PLAN, GHOST, MAX_BANDITS,
                    MAX_CARS, MAX_PILE, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS, N_CARD_CODES,
@@ -482,7 +483,7 @@ def observe_one(state, seat: int, out_row) -> None:
     _observe_pending(state, p, out_row)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, **UNCOUNTED)  # no reference counting (core.borrowed)
 def observe(states: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
     """Write ``out[b]`` = seat ``seats[b]``'s observation of game ``b`` (§11.6)."""
     for b in prange(states.shape[0]):

@@ -156,7 +156,7 @@ def step_one(state: np.void, action: int) -> None:
 init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
     __name__, EMPTY_RECORD, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§3, §4.2",
     legal_mask="§11.3", step_and_mask="§4-§9", scores="score (§9)",
-    tiebreak="minus the bullet cards received, §9.4")
+    tiebreak="minus the bullet cards received, §9.4", uncounted=True)
 
 
 # ---- the flow (§4.1) ---------------------------------------------------------------------------

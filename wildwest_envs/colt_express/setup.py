@@ -39,13 +39,12 @@ N_DEALT_ROUND_CARDS = 4  # round cards drawn from the group (§3.1 step 8)
 
 
 @njit(cache=True)
-def _shuffled_ids(state: np.void, n_values: int) -> np.ndarray:
-    """A random order of ``0..n_values-1`` in the scratch space (the pile arrays) (§3.5)."""
-    scratch = state["pile_card"][:]
+def _shuffle_ids(state: np.void, n_values: int) -> None:
+    """A random order of ``0..n_values-1`` into the scratch space, ``state["pile_card"]`` (§3.5)."""
+    scratch = state["pile_card"]
     for v in range(n_values):
         scratch[v] = v
     shuffle_prefix(state, scratch, n_values)
-    return scratch
 
 
 @njit(cache=True)
@@ -122,28 +121,29 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, 
     n_carriages = np.int64(state["n_carriages"])
     # 1. characters
     if characters[0] == RANDOM:
-        ids = _shuffled_ids(state, np.int64(N_CHARACTERS))
+        _shuffle_ids(state, np.int64(N_CHARACTERS))
         for b in range(n_bandits):
-            state["character"][b] = ids[b]
+            state["character"][b] = state["pile_card"][b]
     else:
         for b in range(n_bandits):
             state["character"][b] = characters[b]
     # 2. carriages, front to back
     state["car_type"][0] = LOCOMOTIVE_TYPE
     if carriages[0] == RANDOM:
-        ids = _shuffled_ids(state, np.int64(N_CARRIAGE_TYPES))
+        _shuffle_ids(state, np.int64(N_CARRIAGE_TYPES))
         for c in range(n_carriages):
-            state["car_type"][c + 1] = ids[c]
+            state["car_type"][c + 1] = state["pile_card"][c]
     else:
         for c in range(n_carriages):
             state["car_type"][c + 1] = carriages[c]
     # 3. values of the non-starting purses: the values of ids B..17 in a random order (§10.3)
-    order = _shuffled_ids(state, np.int64(N_PURSES - n_bandits))
+    _shuffle_ids(state, np.int64(N_PURSES - n_bandits))
+    order = state["pile_card"]
     for i in range(N_PURSES - n_bandits):
         state["purse_value"][n_bandits + i] = PURSE_VALUES[n_bandits + np.int64(order[i])]
     # 4-5. round deck: four group cards in a random order, then a station card (§3.1 step 8)
     first_card = SMALL_GROUP_CARDS[0] if num_players <= 4 else LARGE_GROUP_CARDS[0]
-    order = _shuffled_ids(state, np.int64(N_GROUP_CARDS))
+    _shuffle_ids(state, np.int64(N_GROUP_CARDS))
     for r in range(N_DEALT_ROUND_CARDS):
         state["round_deck"][r] = first_card + order[r]
     state["round_deck"][N_ROUNDS - 1] = STATION_CARDS[draw_below(state, np.int64(len(STATION_CARDS)))]

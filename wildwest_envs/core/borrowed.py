@@ -1,4 +1,4 @@
-"""Arrays without reference counting inside a kernel: ``borrowed``.
+"""Arrays without reference counting inside a kernel: ``borrowed``, and helpers without any: ``UNCOUNTED``.
 
 numba counts references to the arrays a compiled function receives or makes a view of: an atomic increment of the
 array's counter on entry and a decrement on every exit. Where many calls share one array (a batch's output, a
@@ -11,6 +11,25 @@ from __future__ import annotations
 from numba import types as nbtypes
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
+
+UNCOUNTED = {"_nrt": False}
+"""``njit`` options of a hot helper that allocates nothing: numba then emits no reference counting in its body.
+
+numba counts references to every array a function binds (its arguments, the views it takes, the arguments of a
+helper it inlines): a call of ``NRT_incref`` on entry and of ``NRT_decref`` on exit, a function call even for a
+``borrowed`` array (whose count it skips). In a helper called many times a step they add up: Rail's route search
+takes 16 scratch arrays and inlines its heap operations, and these calls were 5% of Rail's random play (``perf``;
+the caller of each sampled call read from the return address on its stack). Without them, the helper's arrays are
+borrowed from its caller for the call. Such a helper cannot allocate (numba refuses to compile it): one that needs
+scratch memory gets it from its caller (``rail.routes.route_seats``). ``_nrt`` is numba's own option (the runtime
+that counts references; ``numba.core.options``). A helper compiled for an uncounted caller inherits the setting.
+"""
+
+COUNTED = {"_nrt": True}
+"""``njit`` (or ``overload`` ``jit_options``) of a helper that allocates and is called from uncounted kernels (the
+event log's end-of-game rows): it keeps numba's reference counting instead of inheriting its caller's
+``UNCOUNTED``. It may allocate scratch arrays for itself, but must not return a new array (its caller could never
+free it)."""
 
 
 def borrowed(value):

@@ -18,7 +18,8 @@ parallel builds compile them, ``tests/conftest.py``).
 
 The serial build is a copy of the function with its own ``__qualname__``
 (``<name>_serial``), because numba's on-disk cache names its files after the
-qualified name and does not key them by the ``parallel`` flag.
+qualified name and does not key them by the ``parallel`` flag. It keeps the
+kernel's ``UNCOUNTED`` option (``core.borrowed``: no reference counting).
 
 Step and mask in one pass. A game's step kernel is ``step_and_mask(states,
 actions, masks)``: after each record's step it writes that record's next legal
@@ -155,7 +156,8 @@ class DualKernel:
 
     def __init__(self, kernel):
         py_func = kernel.py_func
-        self.serial = njit(cache=True)(_renamed_copy(py_func, "_serial"))
+        counting = {key: value for key, value in kernel.targetoptions.items() if key == "_nrt"}  # core.borrowed
+        self.serial = njit(cache=True, **counting)(_renamed_copy(py_func, "_serial"))
         names = list(inspect.signature(py_func).parameters)
         self.parallel = _chunk_loop(py_func, names)
         self.per_record = [name not in SHARED_ARGUMENTS for name in names]

@@ -8,6 +8,7 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from .borrowed import UNCOUNTED
 from .kernels import dual, lowest_bit
 from .rng import game_seeds, mix64
 
@@ -16,7 +17,7 @@ _CHUNK = 64  # a row of at most 2 * _CHUNK actions is drawn from two bit masks (
 _EVEN_BYTES = np.uint64(0x00FF00FF00FF00FF)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, **UNCOUNTED)
 def sample_legal(masks: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
     """``out[b]`` = a uniform legal action of row ``b`` (-1 for an all-zero row), drawn by ``draw_legal``.
 

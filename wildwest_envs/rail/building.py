@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.borrowed import UNCOUNTED
 from ..core.eventlog import EVERYONE, emit
 from ..core.kernels import lowest_bit
 from .data import CTX_COOP_BUILD, FUND_ACCOUNT
@@ -215,8 +216,15 @@ def _frontier_candidates(state, mp, p: int, w: int, cost_row: int) -> np.uint64:
 def _mark_by_preview(state, mp, out: np.ndarray, stop_at_first: bool, p: int, balance: int, cost_row: int) -> int:
     """The candidates that ``_mark_account_steps`` left unmarked (when only counting: all of them, as it stops
     at the first mark): legal if the balance pays cost + the exact fees (``fee_preview_fast``, §7.10)."""
-    count = 0
     cache = np.full((3, mp.hexes.shape[0]), UNKNOWN, dtype=np.int8)  # fee_preview_fast
+    return _mark_previewed(state, mp, out, stop_at_first, p, balance, cost_row, cache)
+
+
+@njit(cache=True, **UNCOUNTED)
+def _mark_previewed(state, mp, out: np.ndarray, stop_at_first: bool, p: int, balance: int, cost_row: int,
+                    cache: np.ndarray) -> int:
+    """The pass of ``_mark_by_preview`` with its fee cache; no reference counting (``core.borrowed.UNCOUNTED``)."""
+    count = 0
     for w in range(state["frontier"].shape[1]):
         bits = _frontier_candidates(state, mp, p, w, cost_row)
         while bits != 0:

@@ -36,6 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.borrowed import UNCOUNTED
+
 from .maps import (FE_A, FE_B, FE_MOVE, HOME, HX_COUNTRY, HX_NBR, HX_STEP, M_COST_BITS, ST_A, ST_PIPS_AB,
                    ST_PIPS_BA)
 
@@ -225,10 +227,11 @@ def _state_bits(mp) -> int:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def find_route(state, mp, work, p: int, objective: int) -> int:
     """Best route of p for one objective into work[4] (hexes) / work[5] (edges); its hex count, 0 if none (§7.5).
-    Searches the graph of ``build_graph`` (call it once per race first)."""
+    Searches the graph of ``build_graph`` (call it once per race first). No reference counting of the 16 scratch
+    arrays (``core.borrowed.UNCOUNTED``)."""
     dist, prev, prev_edge, heap = work[0], work[1], work[2], work[3]
     first, head, edge_id, pips, owner_bits, kind = work[9], work[10], work[11], work[12], work[13], work[14]
     m, start = work[15][0], work[15][1]
@@ -322,8 +325,14 @@ def route_seats(state, mp) -> int:
         return 0  # no line touches the start city
     if state["race_goal"] >= 0 and state["net"][state["race_goal"]] == 0:
         return 0  # ... or the goal city
-    seen = np.zeros(n, dtype=np.bool_)
-    stack = np.empty(n, dtype=np.int64)
+    return _reachable_seats(state, mp, np.zeros(n, dtype=np.bool_), np.empty(n, dtype=np.int64))
+
+
+@njit(cache=True, **UNCOUNTED)
+def _reachable_seats(state, mp, seen, stack) -> int:
+    """The pass of ``route_seats`` from the start hex, with its scratch arrays (``seen`` all False, a ``stack``
+    of a hex's size); no reference counting of them (``core.borrowed.UNCOUNTED``)."""
+    start = np.int64(state["race_start"])
     top = push_unseen(seen, stack, 0, start)
     reached = False
     seats = 0

@@ -107,6 +107,7 @@ import numpy as np
 from numba.extending import overload
 
 from ..core import eventlog as core_eventlog
+from ..core.borrowed import COUNTED
 from ..core.eventlog import EVERYONE, EventKinds, emit, is_logged
 from .data import MAX_PLAYERS
 
@@ -253,7 +254,7 @@ def _nothing_game_over(state):
     return None
 
 
-@overload(emit_game_over)
+@overload(emit_game_over, jit_options=COUNTED)  # the rows allocate; the step that calls them is UNCOUNTED
 def _emit_game_over_impl(state):
     """The compiled ``emit_game_over``: the rows on a logged record, nothing on any other."""
     if is_logged(state):

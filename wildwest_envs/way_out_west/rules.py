@@ -117,7 +117,7 @@ def _auto_play(state: np.void) -> None:
 init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
     __name__, EMPTY_RECORD, init_one, legal_mask_one, step_one, victory_points, tiebreak_seats,
     init="the first setup placement, §4", legal_mask="§13.2", step_and_mask="§4-§11", scores="victory points (§11)",
-    tiebreak="cash x 100 + B&T counters on board, §11.4")
+    tiebreak="cash x 100 + B&T counters on board, §11.4", uncounted=True)
 
 
 # ---- legality: the one place (§13.2) ------------------------------------------------------------------------------

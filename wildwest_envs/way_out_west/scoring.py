@@ -70,15 +70,13 @@ def income_of(state: np.void, p: int) -> int:
 
 @njit(cache=True, inline="always")
 def pay_income(state: np.void) -> None:
-    """The bank pays every player his income, all computed on the same board (§10.2)."""
-    n = np.int64(state["num_players"])
-    amounts = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    for p in range(n):
-        amounts[p] = income_of(state, p)
-    for p in range(n):
-        state["cash"][p] += amounts[p]
-        state["bank_out"] += amounts[p]
-        emit(state, EV_INCOME_PAID, EVERYONE, p, amounts[p], state["round"], 0)
+    """The bank pays every player his income, all computed on the same board (§10.2: income reads the board
+    only, so paying one seat changes nobody's income)."""
+    for p in range(np.int64(state["num_players"])):
+        amount = income_of(state, p)
+        state["cash"][p] += amount
+        state["bank_out"] += amount
+        emit(state, EV_INCOME_PAID, EVERYONE, p, amount, state["round"], 0)
 
 
 # ---- victory points (§11.2, §11.3) ---------------------------------------------------------------------------

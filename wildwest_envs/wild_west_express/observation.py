@@ -124,6 +124,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.borrowed import UNCOUNTED
 from ..core.layout import Layout, count, flag, onehot, real
 from .data import (CARGO_EMPTY, DEC_CARD_DYNAMITE_PLACE, DEC_CARD_DYNAMITE_REMOVE, DEC_CARD_HIDEOUT_CITY,
                    DEC_DESPERADO_STEP, DEC_REHIRE_TARGET, DEC_SHERIFF_SPACE, DEC_TELEGRAM_DRAWN, DIE_SIDES, FREE,
@@ -526,7 +527,7 @@ def observe_one(state, seat: int, out_row) -> None:
     _observe_cards(state, out_row)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, **UNCOUNTED)  # no reference counting (core.borrowed)
 def observe(states: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
     """Write ``out[b]`` = seat ``seats[b]``'s observation of game ``b`` (§16.4)."""
     for b in prange(states.shape[0]):

@@ -132,7 +132,7 @@ def step_one(state: np.void, action: int) -> None:
 init, legal_mask, step_and_mask, step, scores, tiebreak = batch_kernels(
     __name__, EMPTY_RECORD, init_one, legal_mask_one, step_one, score_seats, tiebreak_seats, init="§5",
     legal_mask="§17.2", step_and_mask="§6-§14", scores="victory points (§14.1)", tiebreak="cash, §14.3",
-    prefetch_ahead=2)  # B = 8192: its step 1.7x as fast on one thread and on two (core.prefetch)
+    prefetch_ahead=2, uncounted=True)  # B = 8192: its step 1.7x as fast on one thread and on two (core.prefetch)
 
 
 # ---- legality: the one place (§17.2) ------------------------------------------------------------------------------
@@ -363,7 +363,7 @@ def _apply_card_choice(state: np.void, dec: int, seat: int, a: int) -> int:
     return _K_DESPERADOS
 
 
-# ---- the flow ------------------------------------------------------------------------------------------------------------
+# ---- the flow --------------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _advance(state: np.void, k: int) -> None:
     """Run the automatic parts of the game until a decision is posed or the game ends."""
@@ -429,7 +429,7 @@ def _end_game(state: np.void, capped: bool) -> int:
     return _K_WAIT
 
 
-# ---- setup (§5) ---------------------------------------------------------------------------------------------------------
+# ---- setup (§5) ------------------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _next_draft(state: np.void) -> int:
     """Ask the next pick of the snake draft, then the desperado placement (§5 items 2-3)."""
@@ -453,7 +453,7 @@ def _next_placement(state: np.void) -> int:
     return _K_TURN_START
 
 
-# ---- the turn (§6) -------------------------------------------------------------------------------------------------------
+# ---- the turn (§6) ---------------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _start_turn(state: np.void) -> int:
     """Reset the per-turn counters, clear the dice, settle debts (§6.2)."""
@@ -537,7 +537,7 @@ def _select_train(state: np.void) -> int:
     return _pose(state, np.int64(DEC_SELECT_TRAIN))
 
 
-# ---- train moves (§7.4, §7.5) --------------------------------------------------------------------------------------------
+# ---- train moves (§7.4, §7.5) ----------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _continue_move(state: np.void) -> int:
     """Take forced steps; ask TRAIN_STEP where there is a choice; land when the steps are used (§7.4, §17.3)."""
@@ -634,7 +634,7 @@ def _finish_move(state: np.void) -> int:
     return _K_SELECT
 
 
-# ---- cards (§13.5) and sheriffs (§12) -------------------------------------------------------------------------------------
+# ---- cards (§13.5) and sheriffs (§12) --------------------------------------------------------------------------------
 @njit(cache=True)
 def _play_card(state: np.void, card: int, train: int, ret: int) -> int:
     """Play personal card ``card`` bound to ``train``: a move, a queued move, or a card procedure (§13.3, §13.5)."""
@@ -735,7 +735,7 @@ def _finish_sheriff(state: np.void) -> int:
     return _K_CARD_DONE
 
 
-# ---- desperados (§9) ----------------------------------------------------------------------------------------------------------
+# ---- desperados (§9) -------------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _next_desperado(state: np.void) -> int:
     """Start the move of the next own desperado, index order; after the last, the end of the turn (§6.6, §9.2)."""
@@ -787,7 +787,7 @@ def _desperado_step(state: np.void, seat: int, n: int) -> None:
     state["desp_steps"] -= 1
 
 
-# ---- end of turn (§6.7, §14) -------------------------------------------------------------------------------------------------
+# ---- end of turn (§6.7, §14) -----------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _end_turn(state: np.void) -> int:
     """Clear flags, count down competitions, check victory and the cap, pass the turn (§6.7)."""
