@@ -2,6 +2,7 @@
 
     python -m benchmarks.kernel_profile --game rail
     python -m benchmarks.kernel_profile --game colt_express --batch 8192 --seconds 20 --top 30 --output prof.md
+    python -m benchmarks.kernel_profile --game rail --batch 1024 --callers
 
 Plays uniform legal random games as ``benchmarks.throughput`` does (one thread,
 finished games re-dealt in place), and while it runs in the steady state,
@@ -17,7 +18,14 @@ cache.
 
 Prints (and with ``--output`` writes) a Markdown table of the functions with
 the most samples, self time, next to the run's decisions per second (slower
-than an unprofiled run: ``perf`` costs a few percent). Needs ``perf``
+than an unprofiled run: ``perf`` costs a few percent). With ``--callers`` a
+second table names who calls numba's reference counting (``NRT_incref``,
+``NRT_decref``), which the first table lists without a caller: compiled numba
+code has no frame pointers or unwind tables ``perf`` reads, but these two are
+leaves that push nothing, so in a sample inside them the first word of the user
+stack (``perf record --call-graph dwarf,64`` saves it) is the return address
+into their caller (how the reference counts of issue 22 were found: helpers
+that take many arrays, ``core.borrowed.UNCOUNTED``). Needs ``perf``
 (Debian's ``linux-perf``) and permission to profile one's own processes
 (``kernel.perf_event_paranoid`` at most 2).
 """
@@ -25,6 +33,7 @@ than an unprofiled run: ``perf`` costs a few percent). Needs ``perf``
 from __future__ import annotations
 
 import argparse
+import bisect
 import gc
 import os
 import re
@@ -100,7 +109,48 @@ def top_functions(report: str, top: int) -> list[tuple[float, str]]:
     return sorted(((share, name) for name, share in totals.items()), reverse=True)[:top]
 
 
-def profile(game_name: str, batch: int, seconds: float, top: int, threads: int = 1) -> str:
+_SAMPLE_IP = re.compile(r"PERF_RECORD_SAMPLE\(.*?: (0x[0-9a-f]+) period")
+_USER_STACK = re.compile(r"ustack: size (\d+), offset (0x[0-9a-f]+)")
+_RAW_BYTES = re.compile(r"^\.\s+[0-9a-f]{4}:\s+((?:[0-9a-f]{2} ){1,16})")
+
+
+def sampled_return_addresses(dump: str) -> list[tuple[int, int]]:
+    """``(ip, first word of the user stack)`` of every sample in ``perf script -D`` text of a recording made with
+    ``--call-graph dwarf,N`` (the raw bytes of each event are dumped before its decoded lines)."""
+    samples, raw, ip = [], bytearray(), None
+    for line in dump.splitlines():
+        if "raw event: size" in line:
+            raw, ip = bytearray(), None
+        elif (match := _RAW_BYTES.match(line)) is not None:
+            raw.extend(bytes.fromhex(match.group(1).replace(" ", "")))
+        elif (match := _SAMPLE_IP.search(line)) is not None:
+            ip = int(match.group(1), 16)
+        elif (match := _USER_STACK.search(line)) is not None and ip is not None and int(match.group(1)) >= 8:
+            start = int(match.group(2), 16) + 8  # the offset is that of the stack's size word; its bytes follow
+            samples.append((ip, int.from_bytes(raw[start:start + 8], "little")))
+    return samples
+
+
+def callers_of(samples: list[tuple[int, int]], symbols: list[tuple[int, str]], prefix: str = "NRT_",
+               top: int = 25) -> list[tuple[float, str]]:
+    """The ``top`` callers of the functions named ``prefix...`` (percent of all samples, caller's name), from the
+    return addresses of ``sampled_return_addresses`` and the ``(address, name)`` symbols of the perf map."""
+    starts = [address for address, _ in symbols]
+
+    def name_at(address: int) -> str | None:
+        i = bisect.bisect_right(starts, address) - 1
+        return symbols[i][1] if i >= 0 and address - starts[i] < (1 << 20) else None
+
+    counts: dict[str, int] = {}
+    for ip, returned_to in samples:
+        if (name_at(ip) or "").startswith(prefix):
+            caller = name_at(returned_to) or "(not a numba function)"
+            counts[caller] = counts.get(caller, 0) + 1
+    total = max(len(samples), 1)
+    return sorted(((100.0 * n / total, name) for name, n in counts.items()), reverse=True)[:top]
+
+
+def profile(game_name: str, batch: int, seconds: float, top: int, threads: int = 1, callers: bool = False) -> str:
     """Profile the steady state of ``game_name`` at batch ``batch`` on ``threads`` threads; the Markdown report
     (with several threads the shares are of all threads' samples together: idle waits show as the OpenMP
     runtime's functions)."""
@@ -116,7 +166,8 @@ def profile(game_name: str, batch: int, seconds: float, top: int, threads: int =
     map_path = write_perf_map(symbols, os.getpid())
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "perf.data"
-        recorder = subprocess.Popen([perf, "record", "-F", "1999", "-p", str(os.getpid()), "-o", str(data)],
+        stacks = ["--call-graph", "dwarf,64"] if callers else []
+        recorder = subprocess.Popen([perf, "record", "-F", "1999", *stacks, "-p", str(os.getpid()), "-o", str(data)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(1.0)  # perf attaches
         rate = batched_random_play(game, batch, threads, seconds, warm_up_limit=0.0)
@@ -126,6 +177,11 @@ def profile(game_name: str, batch: int, seconds: float, top: int, threads: int =
             raise SystemExit(f"kernel_profile: perf record failed: {errors.decode()[-400:]}")
         report = subprocess.run([perf, "report", "-i", str(data), "--no-children", "--sort", "symbol", "--stdio",
                                  "-g", "none"], capture_output=True, text=True, check=True).stdout
+        caller_rows = []
+        if callers:
+            dump = subprocess.run([perf, "script", "-i", str(data), "-D"], capture_output=True, text=True,
+                                  check=True).stdout
+            caller_rows = callers_of(sampled_return_addresses(dump), symbols, top=top)
     map_path.unlink(missing_ok=True)
     rows = top_functions(report, top)
     lines = [f"## Kernel profile: {canonical_name(game_name)}, batch {batch}, {threads} thread{'s' * (threads > 1)}",
@@ -138,6 +194,11 @@ def profile(game_name: str, batch: int, seconds: float, top: int, threads: int =
              "",
              "| samples | function |", "|---:|---|"]
     lines += [f"| {share:.1f}% | `{name}` |" for share, name in rows]
+    if callers:
+        lines += ["", "Who calls numba's reference counting (`NRT_incref`, `NRT_decref`): the function holding the "
+                  "return address of each sample inside them, as a share of all samples.", "",
+                  "| samples | caller |", "|---:|---|"]
+        lines += [f"| {share:.2f}% | `{name}` |" for share, name in caller_rows]
     return "\n".join(lines) + "\n"
 
 
@@ -150,6 +211,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=12.0, help="profiled seconds of the steady state")
     parser.add_argument("--top", type=int, default=25, help="functions listed")
     parser.add_argument("--threads", type=int, default=1, help="numba threads (default 1)")
+    parser.add_argument("--callers", action="store_true",
+                        help="also list who calls numba's reference counting (records the user stacks)")
     parser.add_argument("--output", help="also write the Markdown table to this file")
     args = parser.parse_args(argv)
     if args.batch < 1 or args.seconds <= 0 or args.top < 1 or args.threads < 1:
@@ -158,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("kernel_profile: run it as a command (numba must not be imported before it sets its cache)")
     # compiled here, not loaded from the cache: only compiled libraries hold the LLVM modules that name functions
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="kernel_profile_")
-    text = profile(args.game, args.batch, args.seconds, args.top, args.threads)
+    text = profile(args.game, args.batch, args.seconds, args.top, args.threads, args.callers)
     print(text)
     if args.output:
         Path(args.output).write_text(text)

@@ -143,3 +143,25 @@ def test_the_thread_scaling_table_has_the_ceiling_rows_and_a_row_per_game_and_ba
     assert [row.split(" | ")[1] for row in rows[2:]] == ["4", "8"]
     assert all(row.split(" | ")[4].endswith("×") for row in rows)
     assert all(row.rstrip(" |").endswith("×") for row in rows[2:])  # the step and sampling ratios of the games
+
+
+def test_the_kernel_profile_names_the_callers_of_reference_counting_from_the_sampled_return_addresses():
+    """``kernel_profile --callers``: from ``perf script -D`` text (each event's raw bytes, then its sample line and
+    its user stack's offset), the first word of the stack is the return address; the samples inside ``NRT_*``
+    count for the function holding it, as a share of all samples."""
+    from benchmarks import kernel_profile
+
+    def event(ip: int, returned_to: int) -> str:
+        raw = bytes(16) + (64).to_bytes(8, "little") + returned_to.to_bytes(8, "little")  # size word at 0x10
+        rows = [f".  {i:04x}:  " + " ".join(f"{b:02x}" for b in raw[i:i + 16]) + " " for i in range(0, 32, 16)]
+        return "\n".join([". ... raw event: size 32 bytes", *rows,
+                          f"1 0x1 [0x20]: PERF_RECORD_SAMPLE(IP, 0x2): 7/7: {ip:#x} period: 1000 addr: 0",
+                          "... ustack: size 64, offset 0x10"])
+
+    symbols = [(0x1000, "NRT_incref (in a.step)"), (0x1100, "rail.routes.find_route"), (0x2000, "a.other")]
+    dump = "\n".join([event(0x1004, 0x1150), event(0x1008, 0x1160), event(0x1010, 0x2010), event(0x2004, 0x1100),
+                      event(0x1004, 0x900)])
+    samples = kernel_profile.sampled_return_addresses(dump)
+    assert samples == [(0x1004, 0x1150), (0x1008, 0x1160), (0x1010, 0x2010), (0x2004, 0x1100), (0x1004, 0x900)]
+    assert kernel_profile.callers_of(samples, symbols) == [(40.0, "rail.routes.find_route"), (20.0, "a.other"),
+                                                           (20.0, "(not a numba function)")]
