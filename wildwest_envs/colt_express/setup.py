@@ -119,11 +119,12 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, 
     state["auto_resolve"] = auto_resolve
     n_bandits = np.int64(state["n_bandits"])
     n_carriages = np.int64(state["n_carriages"])
+    ids = state["pile_card"]  # the scratch space that _shuffle_ids orders
     # 1. characters
     if characters[0] == RANDOM:
         _shuffle_ids(state, np.int64(N_CHARACTERS))
         for b in range(n_bandits):
-            state["character"][b] = state["pile_card"][b]
+            state["character"][b] = ids[b]
     else:
         for b in range(n_bandits):
             state["character"][b] = characters[b]
@@ -132,23 +133,22 @@ def setup_game(state: np.void, seed: np.uint64, num_players: int, expert: bool, 
     if carriages[0] == RANDOM:
         _shuffle_ids(state, np.int64(N_CARRIAGE_TYPES))
         for c in range(n_carriages):
-            state["car_type"][c + 1] = state["pile_card"][c]
+            state["car_type"][c + 1] = ids[c]
     else:
         for c in range(n_carriages):
             state["car_type"][c + 1] = carriages[c]
     # 3. values of the non-starting purses: the values of ids B..17 in a random order (§10.3)
     _shuffle_ids(state, np.int64(N_PURSES - n_bandits))
-    order = state["pile_card"]
     for i in range(N_PURSES - n_bandits):
-        state["purse_value"][n_bandits + i] = PURSE_VALUES[n_bandits + np.int64(order[i])]
+        state["purse_value"][n_bandits + i] = PURSE_VALUES[n_bandits + np.int64(ids[i])]
     # 4-5. round deck: four group cards in a random order, then a station card (§3.1 step 8)
     first_card = SMALL_GROUP_CARDS[0] if num_players <= 4 else LARGE_GROUP_CARDS[0]
     _shuffle_ids(state, np.int64(N_GROUP_CARDS))
     for r in range(N_DEALT_ROUND_CARDS):
-        state["round_deck"][r] = first_card + order[r]
+        state["round_deck"][r] = first_card + ids[r]
     state["round_deck"][N_ROUNDS - 1] = STATION_CARDS[draw_below(state, np.int64(len(STATION_CARDS)))]
     for i in range(MAX_PILE):
-        order[i] = NOBODY
+        ids[i] = NOBODY
     # 6. first player (G26)
     drawn = draw_below(state, np.int64(num_players))
     state["first_player"] = drawn if start_player < 0 else start_player

@@ -195,19 +195,19 @@ def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_on
              "tiebreak_seats": tiebreak_seats, "prefetch_whole_record": prefetch_whole_record,
              "PREFETCH_AHEAD": prefetch_ahead}
 
-    def build(template, spec: str, parallel: bool, counted: bool = True):
-        options = {} if counted else UNCOUNTED
+    def build(template, spec: str, parallel: bool, **options):
         return njit(cache=True, parallel=parallel, **options)(_game_copy(template, bound, module, spec))
 
-    step_and_mask_kernel = build(_step_and_mask, step_and_mask, True, not uncounted)
+    counting = UNCOUNTED if uncounted else {}  # of the deal, masks and step
+    step_and_mask_kernel = build(_step_and_mask, step_and_mask, True, **counting)
 
     def step(states: np.ndarray, actions: np.ndarray) -> None:
         """``step_and_mask`` without masks."""
         step_and_mask_kernel(states, actions, NO_MASKS, NO_DRAWS)
 
     step.__module__, step.__qualname__ = module, "step"
-    return BatchKernels(init=build(_init, init, True, not uncounted),
-                        legal_mask=build(_legal_mask, legal_mask, True, not uncounted),
+    return BatchKernels(init=build(_init, init, True, **counting),
+                        legal_mask=build(_legal_mask, legal_mask, True, **counting),
                         step_and_mask=step_and_mask_kernel, step=step, scores=build(_scores, scores, False),
                         tiebreak=build(_tiebreak, tiebreak, False))
 

@@ -37,7 +37,6 @@ import numpy as np
 from numba import njit
 
 from ..core.borrowed import UNCOUNTED
-
 from .maps import (FE_A, FE_B, FE_MOVE, HOME, HX_COUNTRY, HX_NBR, HX_STEP, M_COST_BITS, ST_A, ST_PIPS_AB,
                    ST_PIPS_BA)
 
