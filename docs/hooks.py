@@ -265,6 +265,8 @@ def agents_section(name: str) -> str:
         lines.append(f"| `heuristic` | `{module}.{cls}`: {cell(first)} |")
     lines.append("| `mcts`, `mcts:<simulations>` | information-set MCTS over `Game.resample_hidden` "
                  "(default 200 simulations) |")
+    lines.append("| `mc`, `mc:<playouts>` | flat Monte Carlo: every legal action played out on determinizations "
+                 "by random moves, a whole batch of decisions at once (default 48 playouts per action) |")
     network = shipped_network(name)
     if network:
         lines.append(f"| `pretrained` | the network shipped for {network['num_players']} players: "

@@ -1,4 +1,4 @@
-"""Baseline agents: random, the Colt Express heuristic and ISMCTS (agents/, STYLE.md §14)."""
+"""Baseline agents: random, the Colt Express heuristic, ISMCTS and flat Monte Carlo (agents/, STYLE.md §14)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ import pytest
 
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.heuristic_colt_express import ColtExpressHeuristic
-from wildwest_envs.agents.mcts import ISMCTSAgent
+from wildwest_envs.agents.flat_mc import FlatMonteCarloAgent
+from wildwest_envs.agents.mcts import ISMCTSAgent, play_randomly
 from tests.colt_express._random_states import random_states
 from wildwest_envs.colt_express.data import DEC_PLAN
 from wildwest_envs.colt_express.game import GAME
 from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.registry import get_game
 
 CONFIGS = [(2, True), (3, False), (3, True), (5, False)]
 
@@ -134,3 +136,104 @@ def test_heuristic_beats_random_players():
     """Strength check with a loose bound: the heuristic wins >= 45% of 3-player games against two random players
     (about 90% measured; a random seat wins about 33%)."""
     assert _win_rate_vs_random(ColtExpressHeuristic(3), n_games=300, seed=21) >= 0.45
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_flat_mc_returns_legal_actions(config):
+    """Flat Monte Carlo (a few playouts) answers every position with a legal action; forced rows are answered as
+    they are."""
+    states = _live_states(*config, n=40)
+    obs, masks, seats = _obs_masks(states)
+    actions = FlatMonteCarloAgent(GAME, playouts=3, seed=2).act_batch(obs, masks, states, seats)
+    assert (masks[np.arange(len(states)), actions] == 1).all()
+    forced = masks.sum(axis=1) == 1
+    np.testing.assert_array_equal(actions[forced], masks[forced].argmax(axis=1))
+
+
+def test_flat_mc_values_do_not_depend_on_the_chunking():
+    """The playouts of one decision share their determinizations and generators (common random numbers), so the
+    values are the same however many records are played out at once."""
+    states = _live_states(3, True, n=12, seed=3)
+    _, masks, seats = _obs_masks(states)
+    whole = FlatMonteCarloAgent(GAME, playouts=8, seed=5).action_values(states, seats, masks)
+    chunked = FlatMonteCarloAgent(GAME, playouts=8, seed=5, max_rows=5).action_values(states, seats, masks)
+    np.testing.assert_array_equal(whole, chunked)
+    assert np.isnan(whole[masks == 0]).all() and not np.isnan(whole[masks == 1]).any()
+    assert ((whole[masks == 1] >= -1) & (whole[masks == 1] <= 1)).all()  # mean rank returns
+
+
+def test_flat_mc_is_deterministic_and_blind_to_hidden_state():
+    """A fixed seed gives the same values; a record differing only in hidden parts gives the same values too."""
+    states = _live_states(3, False, n=12, seed=5)
+    seats = GAME.current_player(states)
+    _, masks, _ = _obs_masks(states)
+    other = _indistinguishable(states, seats, 11)
+    a = FlatMonteCarloAgent(GAME, playouts=6, seed=8).action_values(states, seats, masks)
+    b = FlatMonteCarloAgent(GAME, playouts=6, seed=8).action_values(other, seats, masks)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_flat_mc_values_are_the_mean_of_its_playouts():
+    """An action's value is the seat's mean rank return over the playouts: one playout per action is one
+    determinization played out with that action first, which the test replays by hand."""
+    states = _live_states(3, True, n=4, seed=7)
+    _, masks, seats = _obs_masks(states)
+    agent = FlatMonteCarloAgent(GAME, playouts=1, seed=9)
+    rng = np.random.default_rng(9)  # the agent's draws, in its order: determinizations, then generators
+    determinizations = rng.integers(0, 2**64 - 1, size=(4, 1), dtype=np.uint64, endpoint=True)
+    generators = rng.integers(0, 2**64 - 1, size=(4, 1), dtype=np.uint64, endpoint=True)
+    values = agent.action_values(states, seats, masks)
+    for r in range(4):
+        for a in np.flatnonzero(masks[r]):
+            sim = GAME.resample_hidden(states[r:r + 1], seats[r:r + 1], determinizations[r])
+            GAME.step(sim, np.array([a]))
+            returns = play_randomly(GAME, sim, generators[r].copy(), "rank")
+            assert values[r, a] == returns[0, seats[r]]
+
+
+def test_flat_mc_refuses_bad_settings_and_missing_states():
+    with pytest.raises(ValueError, match="positive"):
+        FlatMonteCarloAgent(GAME, playouts=0)
+    with pytest.raises(ValueError, match="reward_mode"):
+        FlatMonteCarloAgent(GAME, reward_mode="money")
+    states = _live_states(3, False, n=2)
+    obs, masks, _ = _obs_masks(states)
+    with pytest.raises(ValueError, match="states"):
+        FlatMonteCarloAgent(GAME).act_batch(obs, masks)
+
+
+def test_flat_mc_beats_random_players():
+    """Strength check with a loose bound: ``mc:4`` wins >= 60% of 3-player games against two random players
+    (a random seat wins about 33%)."""
+    agent = FlatMonteCarloAgent(GAME, playouts=4, seed=3)
+    states = GAME.init_batch(60, seed=31, num_players=3)
+    seat_of_agent = np.arange(60) % 3
+    opponents = RandomAgent(4)
+    while not states["done"].all():
+        live = np.flatnonzero(~states["done"])
+        sub = states[live]
+        current = GAME.current_player(sub)
+        obs, masks = GAME.observe(sub), GAME.legal_mask(sub)
+        mine = current == seat_of_agent[live]
+        actions = opponents.act_batch(obs, masks)
+        if mine.any():
+            actions[mine] = agent.act_batch(obs[mine], masks[mine], sub[mine], current[mine])
+        GAME.step(sub, actions)
+        states[live] = sub
+    wins = GAME.returns(states, "win")[np.arange(60), seat_of_agent] > 0
+    assert wins.mean() >= 0.6
+
+
+@pytest.mark.parametrize("game_name", ["colt_express", "wild_west_express", "way_out_west", "rail"])
+def test_flat_mc_plays_legal_actions_in_every_game(game_name):
+    """One playout per action (Rail's and Wild West Express's wide masks too): legal moves, a few decisions into
+    games of random play."""
+    game = get_game(game_name)
+    states = game.init(game_seeds(4, 3), num_players=3)
+    random_player = RandomAgent(1)
+    for _ in range(12):
+        game.step(states, random_player.act_batch(game.observe(states), game.legal_mask(states)))
+    seats = game.current_player(states)
+    masks = game.legal_mask(states)
+    actions = FlatMonteCarloAgent(game, playouts=1, seed=2).act_batch(game.observe(states), masks, states, seats)
+    assert (masks[np.arange(3), actions] == 1).all()

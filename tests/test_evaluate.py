@@ -294,6 +294,9 @@ def test_learning_curve_without_known_columns_is_an_error(tmp_path):
 # ---- agent specs ---------------------------------------------------------------------------------
 def test_make_agent_builds_simple_agents():
     assert isinstance(make_agent("random", GAME_NAME, seed=3), RandomAgent)
+    flat = make_agent("mc:16", GAME_NAME, seed=3)
+    assert (type(flat).__name__, flat.playouts, flat.name) == ("FlatMonteCarloAgent", 16, "mc:16")
+    assert make_agent("mc", GAME_NAME).playouts == 48
     assert isinstance(make_agent("human", GAME_NAME), HumanAgent)
 
 
@@ -302,6 +305,8 @@ def test_make_agent_builds_simple_agents():
     ("runs/nowhere/model.zip", "no checkpoint"),
     ("mcts:many", "mcts:<simulations>"),
     ("mcts:0", "positive integer"),
+    ("mc:lots", "mc:<playouts>"),
+    ("mc:0", "positive integer"),
     ("", "non-empty"),
 ])
 def test_make_agent_rejects_bad_specs(spec, message):

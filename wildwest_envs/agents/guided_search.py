@@ -89,7 +89,7 @@ import numpy as np
 import torch
 
 from ..core.game import margins
-from .mcts import _SAMPLE_LEGAL, ISMCTSAgent
+from .mcts import ISMCTSAgent, play_randomly
 
 # The share of a rollout in a leaf's value for the spec "mcts+pretrained[:N]", per game; 0 (the critic alone) where
 # no other weight was measured better. Colt Express at 200 simulations, against mcts:200 and the heuristic, seats
@@ -422,20 +422,9 @@ class GuidedSearchAgent(ISMCTSAgent):
         sims = states.copy()
         if self.rollout_policy in ("network", "greedy"):
             self._play_network(sims, greedy=self.rollout_policy == "greedy")
-        else:
-            self._play_random(sims)
-        return self.game.returns(sims, self.reward_mode)
-
-    def _play_random(self, sims: np.ndarray) -> None:
-        """In place: uniformly random legal actions until every game of ``sims`` is finished."""
-        game = self.game
+            return self.game.returns(sims, self.reward_mode)
         generators = self.rng.integers(0, 2**64 - 1, size=len(sims), dtype=np.uint64, endpoint=True)
-        actions = np.zeros(len(sims), dtype=np.int64)
-        masks = np.zeros((len(sims), game.n_actions), dtype=np.int8)
-        game.legal_mask(sims, masks)
-        _SAMPLE_LEGAL(masks, generators, actions)  # -1 for a finished game: the kernels leave it alone
-        while not game.finished(sims).all():  # each step draws the next actions from its new masks (core.kernels)
-            game.step(sims, actions, check=False, masks=masks, draws=generators)
+        return play_randomly(self.game, sims, generators, self.reward_mode)
 
     def _play_network(self, sims: np.ndarray, greedy: bool = False, max_steps: int | None = None) -> None:
         """In place: every seat samples the network's policy for its own observation (``greedy``: plays its most

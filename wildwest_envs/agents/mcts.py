@@ -56,6 +56,20 @@ from .base import BatchAgent
 _SAMPLE_LEGAL = dual(sample_legal)  # serial build for small waves
 
 
+def play_randomly(game, sims: np.ndarray, generators: np.ndarray, reward_mode: str) -> np.ndarray:
+    """Every seat's return (``game.returns(..., reward_mode)``) after uniformly random legal actions to the end of
+    each game of ``sims`` (in place; a game cut by the decision cap returns 0). ``generators``: one uint64
+    splitmix64 state per game (``core.rng``), advanced in place: each step draws the next actions from its new
+    masks (``core.kernels``)."""
+    actions = np.zeros(len(sims), dtype=np.int64)
+    masks = np.zeros((len(sims), game.n_actions), dtype=np.int8)
+    game.legal_mask(sims, masks)
+    _SAMPLE_LEGAL(masks, generators, actions)  # -1 for a finished game: the kernels leave it alone
+    while not game.finished(sims).all():
+        game.step(sims, actions, check=False, masks=masks, draws=generators)
+    return game.returns(sims, reward_mode)
+
+
 class _Node:
     """Statistics of one tree node: per action visits, total return of the actor, availability."""
 
@@ -179,4 +193,4 @@ class ISMCTSAgent(BatchAgent):
                 node.total[a] += returns[i, actor]
 
 
-__all__ = ["ISMCTSAgent"]
+__all__ = ["ISMCTSAgent", "play_randomly"]

@@ -5,6 +5,7 @@
 | ``random`` | ``agents.base.RandomAgent(seed)`` |
 | ``heuristic`` | the game's heuristic from ``HEURISTICS`` (an error for a game without one) |
 | ``mcts`` / ``mcts:<simulations>`` | ``agents.mcts.ISMCTSAgent(game, simulations, seed)`` (default 200) |
+| ``mc`` / ``mc:<playouts>`` | ``agents.flat_mc.FlatMonteCarloAgent(game, playouts, seed)`` (default 48 per action) |
 | ``pretrained`` | the network shipped for the game and player count (``agents.pretrained.load_shipped``) |
 | ``pretrained:<path>`` | a network file written by ``agents.pretrained.export_pretrained`` |
 | ``mcts+pretrained[:<simulations>]`` | ``agents.guided_search.GuidedSearchAgent`` (default 200; settings below) |
@@ -41,12 +42,13 @@ HEURISTICS: dict[str, tuple[str, str]] = {
     "rail_v0": ("wildwest_envs.agents.heuristic_rail", "RailHeuristic"),
 }
 MCTS_SIMULATIONS = 200  # default simulations per decision of "mcts"
+FLAT_MC_PLAYOUTS = 48  # default playouts per legal action of "mc"
 POLICY_PREFIX = "policy:"  # PolicyAgent names are "policy:<path>"; the prefix is accepted back
 RLLIB_PREFIX = "rllib:"  # an RLlib checkpoint (training.rllib_train); RLlibPolicyAgent names are "rllib:<path>"
 PRETRAINED = "pretrained"  # the shipped network; "pretrained:<path>" a network file
 GUIDED_PREFIX = "mcts+pretrained"  # policy-guided search with the shipped network
-SPECS = ("random", "heuristic", "mcts", "mcts:<simulations>", "pretrained", "pretrained:<file.npz>",
-         "mcts+pretrained", "mcts+pretrained:<simulations>", "human",
+SPECS = ("random", "heuristic", "mcts", "mcts:<simulations>", "mc", "mc:<playouts>", "pretrained",
+         "pretrained:<file.npz>", "mcts+pretrained", "mcts+pretrained:<simulations>", "human",
          "<checkpoint .zip or run directory>", "policy:<checkpoint>", "rllib:<checkpoint or run directory>")
 
 
@@ -75,6 +77,8 @@ def make_agent(spec: str, game_name: str, seed: int = 0, deterministic: bool = T
         return _heuristic(game_name, seed)
     if spec == "mcts" or spec.startswith("mcts:"):
         return _mcts(spec, game_name, seed)
+    if spec == "mc" or spec.startswith("mc:"):
+        return _flat_mc(spec, game_name, seed)
     if spec == PRETRAINED or spec.startswith(PRETRAINED + ":"):
         return _pretrained(spec, game_name, seed, deterministic, num_players)
     if spec == GUIDED_PREFIX or spec.startswith(GUIDED_PREFIX + ":"):
@@ -123,11 +127,11 @@ def _heuristic(game_name: str, seed: int):
     return _import(module_name, class_name, f"the {game_name} heuristic")(seed)
 
 
-def _simulations(spec: str, stem: str) -> int:
-    """The simulation count of ``<stem>`` or ``<stem>:<N>`` (default ``MCTS_SIMULATIONS``)."""
-    text = spec.partition(":")[2] or str(MCTS_SIMULATIONS)
+def _simulations(spec: str, stem: str, default: int = MCTS_SIMULATIONS, what: str = "simulations") -> int:
+    """The count ``N`` of ``<stem>:<N>``, or ``default`` for ``<stem>`` alone (simulations, or ``what`` it counts)."""
+    text = spec.partition(":")[2] or str(default)
     if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"bad spec {spec!r}: use '{stem}' or '{stem}:<simulations>' with a positive integer")
+        raise ValueError(f"bad spec {spec!r}: use '{stem}' or '{stem}:<{what}>' with a positive integer")
     return int(text)
 
 
@@ -136,6 +140,14 @@ def _mcts(spec: str, game_name: str, seed: int):
     agent_class = _import("wildwest_envs.agents.mcts", "ISMCTSAgent", "the MCTS agent")
     agent = agent_class(get_game(game_name), simulations=simulations, seed=seed)
     agent.name = spec  # "mcts:10" and "mcts:30" keep their own rows in a tournament
+    return agent
+
+
+def _flat_mc(spec: str, game_name: str, seed: int):
+    playouts = _simulations(spec, "mc", FLAT_MC_PLAYOUTS, "playouts")
+    agent_class = _import("wildwest_envs.agents.flat_mc", "FlatMonteCarloAgent", "the flat Monte Carlo agent")
+    agent = agent_class(get_game(game_name), playouts=playouts, seed=seed)
+    agent.name = spec
     return agent
 
 
