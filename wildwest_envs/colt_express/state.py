@@ -98,8 +98,3 @@ EMPTY_VALUES = {
     "acting_bandit": NOBODY, "victim": NOBODY,
 }
 EMPTY_RECORD = empty_record(STATE_DTYPE, EMPTY_VALUES)
-
-
-def new_states(batch_size: int) -> np.ndarray:
-    """A zeroed batch of ``batch_size`` records (call the ``init`` kernel next)."""
-    return np.zeros(batch_size, dtype=STATE_DTYPE)

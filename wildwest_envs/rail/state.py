@@ -166,8 +166,3 @@ def empty_state(rail_map: RailMap) -> np.ndarray:
     """The record of a game on ``rail_map`` with every field empty (``core.fields.empty_record``), an array of
     one: ``rules.init`` copies it over every record before setting the game up."""
     return empty_record(state_dtype(rail_map), EMPTY_VALUES)
-
-
-def new_states(rail_map: RailMap, batch_size: int) -> np.ndarray:
-    """A zeroed batch of ``batch_size`` records (call the ``init`` kernel next)."""
-    return np.zeros(batch_size, dtype=state_dtype(rail_map))

@@ -119,8 +119,3 @@ EMPTY_VALUES = {
     "retreat_seat": NOBODY,
 }
 EMPTY_RECORD = empty_record(STATE_DTYPE, EMPTY_VALUES)
-
-
-def new_states(batch_size: int) -> np.ndarray:
-    """A zeroed batch of ``batch_size`` records (call the ``init`` kernel next)."""
-    return np.zeros(batch_size, dtype=STATE_DTYPE)
