@@ -105,6 +105,23 @@ def _loop_parts(game, batch: int, seconds: float) -> tuple[int, float, float, fl
             whole += time.perf_counter() - t0
 
 
+def _drawing_step_seconds(game, batch: int, seconds: float) -> float:
+    """Seconds per decision of ``seconds`` of steady-state play with the draws in the step (``Game.step(...,
+    draws=)``: one pass a move, the path of random play and of the searches' playouts;
+    ``benchmarks.throughput.batched_player(draws_in_step=True)``) on the current thread count."""
+    from benchmarks.throughput import batched_player
+
+    one_step, dealer, _ = batched_player(game, batch, draws_in_step=True)
+    decisions, start, timed = 0, time.perf_counter(), False
+    while True:
+        now = time.perf_counter()
+        if not timed and (dealer.next_game >= 2 * batch or now - start > 300):
+            timed, start, decisions = True, now, 0  # warmed up: every stage of a game in the mix
+        elif timed and now - start > seconds:
+            return (now - start) / decisions
+        decisions += one_step()
+
+
 def _sampling_pass_seconds(game, batch: int, seconds: float) -> float:
     """Seconds of one sampling pass over the fixed legal masks of ``batch`` fresh games (the pass alone: nothing
     else moves the masks between calls), the best of about ``seconds`` of calls on the current thread count."""
@@ -120,26 +137,29 @@ def _sampling_pass_seconds(game, batch: int, seconds: float) -> float:
 
 
 def game_rows(game_name: str, batch_sizes: list[int], seconds: float, repeats: int) -> list[tuple]:
-    """``(batch, one-thread rate, two-thread rate, step kernel ratio, sampling ratio, fixed-mask sampling ratio)``
-    of a game: medians of ``repeats`` alternated runs; the ratios are two threads over one of the time per decision
-    in that part (the last: of one sampling pass over fixed masks, ``_sampling_pass_seconds``)."""
+    """``(batch, one-thread rate, two-thread rate, step kernel ratio, sampling ratio, fixed-mask sampling ratio,
+    draws-in-the-step ratio)`` of a game: medians of ``repeats`` alternated runs; the ratios are two threads over
+    one of the time per decision in that part (of one sampling pass over fixed masks, ``_sampling_pass_seconds``;
+    the last: of the whole loop with the draws in the step, ``_drawing_step_seconds``)."""
     from wildwest_envs.registry import get_game
 
     game = get_game(game_name)
     rows = []
     for batch in batch_sizes:
-        runs, passes = {1: [], 2: []}, {1: [], 2: []}
+        runs, passes, drawing = {1: [], 2: []}, {1: [], 2: []}, {1: [], 2: []}
         for _ in range(repeats):
             for threads in (1, 2):
                 numba.set_num_threads(threads)
                 runs[threads].append(_loop_parts(game, batch, seconds))
                 passes[threads].append(_sampling_pass_seconds(game, batch, seconds / 3))
+                drawing[threads].append(_drawing_step_seconds(game, batch, seconds))
 
         def median(threads, part):
             return statistics.median(run[part] / run[0] for run in runs[threads])  # seconds per decision
 
         rows.append((batch, 1 / median(1, 3), 1 / median(2, 3), median(1, 2) / median(2, 2),
-                     median(1, 1) / median(2, 1), statistics.median(passes[1]) / statistics.median(passes[2])))
+                     median(1, 1) / median(2, 1), statistics.median(passes[1]) / statistics.median(passes[2]),
+                     statistics.median(drawing[1]) / statistics.median(drawing[2])))
     return rows
 
 
@@ -151,17 +171,19 @@ def report(games: list[str], batch_sizes: list[int], seconds: float, repeats: in
              f"play as `benchmarks.throughput` times it (sampling, step, re-deal of finished games); *step* and "
              f"*sampling*: the time per decision of that part alone, one thread over two; *sampling, fixed masks*: "
              f"one sampling pass over the same masks again and again (the pass alone, its data as cached as it "
-             f"gets).", "",
+             f"gets); *draws in the step*: the whole loop with each game's next action drawn by the step from the "
+             f"mask it has just written (`Game.step(..., draws=)`: one pass a move, the path of the searches' "
+             f"playouts).", "",
              "| what | batch | 1 thread | 2 threads | 2 threads ÷ 1: whole loop | step | sampling | "
-             "sampling, fixed masks |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "sampling, fixed masks | whole loop, draws in the step |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, one, two in ceiling_rows(repeats):
-        lines.append(f"| machine: {name} | – | {one:.3f} s | {two:.3f} s | {one / two:.2f}× | – | – | – |")
+        lines.append(f"| machine: {name} | – | {one:.3f} s | {two:.3f} s | {one / two:.2f}× | – | – | – | – |")
     for game in games:
-        for batch, one, two, step, sampling, fixed in game_rows(canonical_name(game), batch_sizes, seconds,
-                                                                repeats):
+        for batch, one, two, step, sampling, fixed, drawing in game_rows(canonical_name(game), batch_sizes,
+                                                                         seconds, repeats):
             lines.append(f"| {canonical_name(game)} | {batch} | {one:,.0f}/s | {two:,.0f}/s | {two / one:.2f}× | "
-                         f"{step:.2f}× | {sampling:.2f}× | {fixed:.2f}× |")
+                         f"{step:.2f}× | {sampling:.2f}× | {fixed:.2f}× | {drawing:.2f}× |")
     lines.append(f"\nnumba's threading layer: {numba.threading_layer()} (`wildwest_envs.core.threads`).")
     return "\n".join(lines) + "\n"
 
