@@ -75,6 +75,7 @@ def ceiling_rows(repeats: int) -> list[tuple[str, float, float]]:
 def _loop_parts(game, batch: int, seconds: float) -> tuple[int, float, float, float]:
     """``(decisions, sampling s, step s, whole s)`` of ``seconds`` of steady-state play (the loop of
     ``benchmarks.throughput.batched_player``, its parts timed apart) on the current thread count."""
+    from benchmarks.throughput import redeal_ended
     from wildwest_envs.core.runner import Dealer
     from wildwest_envs.core.sampling import LegalSampler
 
@@ -92,17 +93,15 @@ def _loop_parts(game, batch: int, seconds: float) -> tuple[int, float, float, fl
             return decisions, sampling, stepping, whole
         actions = sample(masks)
         t1 = time.perf_counter()
-        live = int(np.count_nonzero(actions >= 0))
-        game.step(states, actions, check=False, masks=masks)
+        redeal_ended(game, dealer, states, masks, sample, actions)
         t2 = time.perf_counter()
-        ended = np.flatnonzero(game.finished(states))
-        if len(ended):
-            masks[ended] = game.legal_mask(dealer.deal_into(states, ended))
+        game.step(states, actions, check=False, masks=masks)
         if timed:
-            decisions += live
+            t3 = time.perf_counter()
+            decisions += len(actions)
             sampling += t1 - t0
-            stepping += t2 - t1
-            whole += time.perf_counter() - t0
+            stepping += t3 - t2
+            whole += t3 - t0
 
 
 def _drawing_step_seconds(game, batch: int, seconds: float) -> float:

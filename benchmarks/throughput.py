@@ -133,17 +133,27 @@ def batched_player(game, batch_size: int, seed: int = 0, draws_in_step: bool = F
     def one_step() -> int:
         if not draws_in_step:
             sample(masks)
-        live = int(np.count_nonzero(actions >= 0))
+        redeal_ended(game, dealer, states, masks, sample, actions)
         game.step(states, actions, check=False, masks=masks, draws=sample.rng if draws_in_step else None)
-        ended = np.flatnonzero(game.finished(states))
-        if len(ended):
-            fresh = dealer.deal_into(states, ended)
-            masks[ended] = game.legal_mask(fresh)
-            if draws_in_step:
-                actions[ended] = sample.draw_rows(masks, ended)
-        return live
+        return len(actions)
 
     return one_step, dealer, states
+
+
+def redeal_ended(game, dealer, states, masks, sample, actions) -> None:
+    """Deal the games that ended at the last step again in place, with their masks and first actions.
+
+    A game over has an all-zero mask (``Game.legal_mask``), so the action drawn for it, by the sampling pass or
+    by the step itself (``draws``), is -1: the loop finds its ended games in ``actions``, a pass over 8 bytes a
+    game, not over the records (``Game.finished`` reads three fields of every record, which the step has just
+    left in the cache of whichever thread stepped it). Each fresh game's first action is drawn with its row's
+    generator, as the next sampling pass would have drawn it (``LegalSampler.draw_rows``: the generator of a row
+    without a legal action does not advance), so the games played do not depend on where the re-deal happens.
+    """
+    ended = np.flatnonzero(actions < 0)
+    if len(ended):
+        masks[ended] = game.legal_mask(dealer.deal_into(states, ended))
+        actions[ended] = sample.draw_rows(masks, ended)
 
 
 # Cold start, each in a fresh process: the first complete PettingZoo AEC game (import, env, reset, uniform legal

@@ -63,6 +63,23 @@ def test_draws_in_the_step_play_the_same_games_as_a_sampling_pass(name):
     assert played[0] == played[1]
 
 
+@pytest.mark.parametrize("draws_in_step", [False, True])
+def test_the_loop_deals_again_exactly_the_games_that_ended_or_reached_the_cap(draws_in_step):
+    """``redeal_ended`` finds the ended games by their -1 action (an all-zero mask), not by reading the records:
+    before each step, the games it deals again are exactly those ``Game.finished`` reports, truncated ones too."""
+    game = get_game("colt_express_v0")
+    one_step, dealer, states = throughput.batched_player(game, 16, seed=2, draws_in_step=draws_in_step,
+                                                         max_decisions=40)
+    redealt = 0
+    for _ in range(120):
+        over = game.finished(states)
+        before = dealer.next_game
+        assert one_step() == 16
+        redealt += dealer.next_game - before
+        assert dealer.next_game - before == int(over.sum())
+    assert redealt > 16  # every game reached the cap at least once and was dealt again
+
+
 def test_the_sampler_draws_chosen_rows_as_a_whole_pass_would():
     """``LegalSampler.draw_rows``: the rows' draws and generators as ``__call__`` leaves them; other rows untouched."""
     game = get_game("way_out_west_v0")
