@@ -19,7 +19,7 @@ from wildwest_envs.rail.game import GAME
 from wildwest_envs.rail.invariants import INVARIANT_MESSAGES
 from wildwest_envs.rail.maps import FE_BUILD, HOME, HX_COUNTRY, HX_STEP, ST_COST
 
-OWNERSHIP, UNPAID, NETWORK = 4, 5, 6  # codes of INVARIANT_MESSAGES
+OWNERSHIP, UNPAID, NETWORK, RACE = 4, 5, 6, 10  # codes of INVARIANT_MESSAGES
 
 
 def _played(games: int, steps: int, seed: int) -> np.ndarray:
@@ -125,3 +125,30 @@ def test_owner_bit_and_frontier_corruptions_get_the_literal_verdict(positions):
             bad["frontier"][s, e >> 6] ^= np.uint64(1) << np.uint64(e & 63)
             assert not _literal_frontier_ok(bad)
             assert _kernel_code(bad) == NETWORK
+
+
+def test_a_candidate_whose_kept_pips_disagree_with_its_route_is_refused():
+    """The pips a candidate keeps for its race (``cand_need``) must add up to its route pips (§7.5): a saved
+    position where one step's pips were changed would run another race, so the invariants flag it and loading
+    refuses it; a negative pip count is out of range."""
+    state = _with_candidates()
+    assert _kernel_code(state) == 0
+    p, k = (int(i) for i in np.argwhere(state["cand_valid"])[0])
+    bad = state.copy()
+    bad["cand_need"][p, k, 0] += 1
+    assert _kernel_code(bad) == RACE
+    with pytest.raises(ValueError, match="kept step pips"):
+        GAME.validate(np.array([bad]))
+    bad["cand_need"][p, k, 0] = -1
+    with pytest.raises(ValueError, match="cand_need"):
+        GAME.validate(np.array([bad]))
+
+
+def _with_candidates() -> np.void:
+    """A random position whose record holds the candidates of a race (entry decisions or after them)."""
+    states = GAME.init_batch(16, seed=3, num_players=3)
+    sample = LegalSampler(16, 3)
+    masks = GAME.legal_mask(states)
+    while not (states["cand_valid"].any(axis=(1, 2)) & ~states["done"]).any():
+        GAME.step(states, sample(masks), check=False, masks=masks)
+    return states[np.flatnonzero(states["cand_valid"].any(axis=(1, 2)) & ~states["done"])[0]]

@@ -31,7 +31,7 @@ from wildwest_envs.rail_v0 import GAME
 
 MAP = GAME.rail_map
 CHANCE = ("rng", "forced", "n_forced", "forced_pos", "red", "white")  # the dice, not the position
-LEFTOVERS = CHANCE + ("n_decisions", "own_bp", "cand_pips", "cand_steps", "cand_own", "cand_fee")
+LEFTOVERS = CHANCE + ("n_decisions", "own_bp", "cand_pips", "cand_steps", "cand_own", "cand_fee", "cand_need")
 
 differing_fields = partial(compare.differing_fields, ignore=LEFTOVERS)
 

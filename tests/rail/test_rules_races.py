@@ -12,7 +12,8 @@ import pytest
 
 from tests.rail._helpers import BASE, DECLINE, END_TURN, MAP, MP, city_hex, enter, force, hex_id, step_id
 from wildwest_envs.rail import races, routes
-from wildwest_envs.rail.data import (CTX_EXT_BUILD, CTX_EXT_FUNDING, OFF_FUND_ACCOUNT,
+from wildwest_envs.core.sampling import LegalSampler
+from wildwest_envs.rail.data import (CTX_EXT_BUILD, CTX_EXT_FUNDING, CTX_RACE_ENTRY, MAX_PLAYERS, OFF_FUND_ACCOUNT,
                                      OFF_FUND_DICE)
 from wildwest_envs.rail.game import GAME
 from wildwest_envs.rail.maps import HX_RIVER, HX_TERRAIN, T_MOUNTAIN, move_pips
@@ -79,6 +80,40 @@ def test_candidate_route_hexes_are_the_path():
     assert on_fast == {hex_id(*h) for h in B + [[23, 10]]}
     on_cheap = {int(h) for h in np.flatnonzero(bits & np.uint32(1))}
     assert on_cheap == {hex_id(*h) for h in A_LONG}
+
+
+def test_candidates_keep_the_pips_of_their_steps_in_order():
+    """§7.5, §7.8: each candidate keeps the pips of its steps in travel order (``cand_need``), which the race
+    then spends; nothing after the last step."""
+    st = position(**race_doc())[0]
+    assert st["cand_need"][0, 0, :9].tolist() == pips(A_LONG) == [1, 2, 1, 1, 1, 1, 1, 1, 2]
+    assert st["cand_need"][0, 1, :7].tolist() == pips(B + [[23, 10]])
+    assert st["cand_need"][1, 0, :7].tolist() == pips(B + [[23, 10]])
+    assert not st["cand_need"][0, 0, 9:].any() and not st["cand_need"][0, 2].any()
+
+
+def test_the_race_runs_on_what_the_candidate_search_found():
+    """§7.5, §7.7, §12.1: the rail graph does not change during the entries, so the route searched again when the
+    race runs (``races._search_route_again``, the path for a route too long to keep) has the candidate's kept
+    step pips and raw fees, at every race entry of random games at 3 to 5 players."""
+    checked = 0
+    for n in (3, 4, 5):
+        states = GAME.init_batch(24, seed=40 + n, num_players=n)
+        sample = LegalSampler(24, 40 + n)
+        masks = GAME.legal_mask(states)
+        for _ in range(1500):
+            GAME.step(states, sample(masks), check=False, masks=masks)
+            for b in np.flatnonzero(states["context"] == CTX_RACE_ENTRY):
+                st = states[b]
+                for p, k in zip(*np.nonzero(st["cand_valid"])):
+                    need, fees = np.zeros(MP.hexes.shape[0], np.int64), np.zeros(MAX_PLAYERS, np.int64)
+                    races._search_route_again(st, MP, p, k, need, fees)
+                    steps = int(st["cand_steps"][p, k])
+                    assert need[:steps].tolist() == st["cand_need"][p, k, :steps].tolist()
+                    assert sum(need[:steps]) == st["cand_pips"][p, k]
+                    assert fees.tolist() == st["cand_fee"][p, k].tolist()
+                    checked += 1
+    assert checked > 300
 
 
 def test_a_route_must_use_an_own_step():

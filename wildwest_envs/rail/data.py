@@ -42,6 +42,7 @@ DEFAULT_MAP: RailMap = load_map(MAP_PATH)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 N_SLOTS = 4  # candidate slots in the action encoding (§7.5)
 N_ROUTE_OBJECTIVES = 3  # slots 0..2 are filled; slot 3 is reserved (§7.5)
+MAX_KEPT_STEPS = 64  # a candidate route keeps the pips of its steps (``cand_need``) when it has at most this many
 MAX_PRIZES = 6
 NOBODY = -1
 MAX_RACE_ROUNDS = 1000  # race guard (§7.8)

@@ -27,7 +27,8 @@ from numba import njit, prange
 
 from ..core.fields import INT32_MAX, LAST_SEAT, Bound, field_bound, range_errors
 from ..core.kernels import lowest_bit
-from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_PLAYERS, N_CONTEXTS, N_ROUTE_OBJECTIVES)
+from .data import (CTX_GAME_OVER, CTX_RACE_ENTRY, FUND_ACCOUNT, MAX_KEPT_STEPS, MAX_PLAYERS, N_CONTEXTS,
+                   N_ROUTE_OBJECTIVES)
 from .maps import FE_A, FE_B, FE_BUILD, HOME, HX_CITY, HX_COUNTRY, HX_STEP, ST_A, ST_B, ST_COST, RailMap
 
 OK = 0
@@ -43,7 +44,8 @@ INVARIANT_MESSAGES = (
     "a touch fee is recorded in a city hex or outside the payer's network (§6.8)",
     "connected cities: a chosen start city is not connected, or a connected city lies in no network (§6.4, §6.9)",
     "budget out of range: BP left negative, window BP above extension_cap, or the 10 % budget exceeded (§7.10, §9.6)",
-    "race state inconsistent: an entrant without a valid slot, or entries outside a race (§7.6)",
+    "race state inconsistent: an entrant without a valid slot, entries outside a race, or a candidate whose "
+    "kept step pips do not add up to its route pips (§7.5, §7.6)",
     "n_decisions exceeds max_decisions",
 )
 
@@ -229,7 +231,23 @@ def _check_cities_and_budgets(state, mp) -> int:
             k = np.int64(state["entry_slot"][s])
             if k < 0 or k >= N_ROUTE_OBJECTIVES or not state["cand_valid"][s, k]:
                 return 10
+    for s in range(n):
+        for k in range(N_ROUTE_OBJECTIVES):
+            if state["cand_valid"][s, k] and not _kept_pips_agree(state, s, k):
+                return 10
     return OK
+
+
+@njit(cache=True)
+def _kept_pips_agree(state, s: int, k: int) -> bool:
+    """The kept pips of slot k of seat s add up to its route pips (a route longer than ``cand_need`` keeps none)."""
+    steps = np.int64(state["cand_steps"][s, k])
+    if steps > MAX_KEPT_STEPS:
+        return True
+    total = 0
+    for j in range(steps):
+        total += np.int64(state["cand_need"][s, k, j])
+    return total == state["cand_pips"][s, k]
 
 
 # ---- validation of saved states -------------------------------------------------------------------------------------
@@ -247,7 +265,7 @@ FIELD_RANGES = {
     "builder": (-1, LAST_SEAT), "partner": (-1, LAST_SEAT),
     "funding": (0, 2),
     "first_dir": (-1, 5), "entry": (0, 2), "entry_slot": (-1, N_ROUTE_OBJECTIVES - 1),
-    "cand_valid": (0, 1), "connected": (0, 1),
+    "cand_valid": (0, 1), "cand_steps": (0, INT32_MAX), "cand_need": (0, INT32_MAX), "connected": (0, 1),
     "ferry_owner": (-1, LAST_SEAT), "last_place": (-1, LAST_SEAT),
     "t": (0, INT32_MAX), "own_t": (0, INT32_MAX), "city_uses": (0, INT32_MAX),
 }

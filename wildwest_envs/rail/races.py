@@ -13,7 +13,8 @@ from numba import njit
 
 from ..core.eventlog import EVERYONE, emit
 from ..core.rng import draw_below
-from .data import (ENTRY_ENTERED, MAX_PLAYERS, MAX_RACE_ROUNDS, N_ROUTE_OBJECTIVES, N_SLOTS, RESOLUTION_ROUTE_LENGTH)
+from .data import (ENTRY_ENTERED, MAX_KEPT_STEPS, MAX_PLAYERS, MAX_RACE_ROUNDS, N_ROUTE_OBJECTIVES, N_SLOTS,
+                   RESOLUTION_ROUTE_LENGTH)
 from .eventlog import (EV_CANDIDATE, EV_GENERATION_ROLL, EV_RACE_ENDS, EV_RACE_GENERATED, EV_RACE_PLACED,
                        EV_RACE_ROUND, EV_TIE_DRAW, EV_TRAIN_ARRIVED, EV_TRAIN_MOVED, EV_TRAVEL_FEE, ROLL_COUNTRY,
                        ROLL_GOAL, ROLL_START, ROLL_TERMINAL, entrant_seat)
@@ -198,6 +199,7 @@ def compute_candidates(state, mp) -> None:
     state["cand_steps"][:] = 0
     state["cand_own"][:] = 0
     state["cand_fee"][:] = 0
+    state["cand_need"][:] = 0
     state["cand_hexes"][:] = 0
     seats = route_seats(state, mp)
     if seats == 0:
@@ -231,11 +233,15 @@ def compute_candidates(state, mp) -> None:
 
 @njit(cache=True)
 def _summarize(state, mp, p: int, k: int, hexes, edges, length: int, fee) -> None:
-    """Store slot k of seat p: pips, steps, own steps, raw fees, hexes (§7.5 last paragraph)."""
+    """Store slot k of seat p: pips, steps, own steps, raw fees, hexes (§7.5 last paragraph), and the pips of
+    each step in order when there are at most ``MAX_KEPT_STEPS`` (the race runs on them, ``resolve_race``)."""
     pips = 0
     own = 0
     for i in range(length - 1):
-        pips += edge_pips(mp, edges[i], hexes[i])
+        leg = edge_pips(mp, edges[i], hexes[i])
+        pips += leg
+        if i < MAX_KEPT_STEPS:
+            state["cand_need"][p, k, i] = leg
         if owns_edge(state, p, edges[i]):
             own += 1
     raw_fees(state, mp, p, edges, length - 1, fee)
@@ -267,7 +273,8 @@ def entrants_in_order(state, order) -> int:
 
 @njit(cache=True)
 def resolve_race(state, mp) -> None:
-    """Settle travel fees, run the race and pay the prizes (§7.1 items 4-6)."""
+    """Settle travel fees, run the race and pay the prizes (§7.1 items 4-6), on each entrant's chosen candidate as
+    ``compute_candidates`` found it: its raw fees and the pips of its steps (no search again, §12.1)."""
     n_hexes = mp.hexes.shape[0]
     order = np.zeros(MAX_PLAYERS, dtype=np.int64)
     m = entrants_in_order(state, order)
@@ -281,20 +288,34 @@ def resolve_race(state, mp) -> None:
     need = np.empty((MAX_PLAYERS, n_hexes), dtype=np.int64)  # row i: pips of entrant i's steps, n_need[i] of them
     n_need = np.zeros(MAX_PLAYERS, dtype=np.int64)
     fees = np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.int64)
-    work = new_work(mp)
-    build_graph(state, mp, work)
-    hexes, edges = work[4], work[5]
     for i in range(m):
         p = order[i]
-        length = find_route(state, mp, work, p, np.int64(state["entry_slot"][p]))
-        n_need[i] = length - 1
-        for j in range(length - 1):
-            need[i, j] = edge_pips(mp, edges[j], hexes[j])
-        raw_fees(state, mp, p, edges, length - 1, fees[p])
+        k = np.int64(state["entry_slot"][p])
+        n_need[i] = state["cand_steps"][p, k]
+        if n_need[i] > MAX_KEPT_STEPS:
+            _search_route_again(state, mp, p, k, need[i], fees[p])
+            continue
+        for j in range(n_need[i]):
+            need[i, j] = state["cand_need"][p, k, j]
+        for q in range(MAX_PLAYERS):
+            fees[p, q] = state["cand_fee"][p, k, q]
     settle_travel_fees(state, fees)
     run_race(state, order, m, need, n_need, ranking)
     pay_prizes(state, ranking, m)
     emit(state, EV_RACE_ENDS, EVERYONE, state["race_k"], m, state["last_rounds"], 0)
+
+
+@njit(cache=True)
+def _search_route_again(state, mp, p: int, k: int, need, fees) -> None:
+    """The pips of each step of slot k of seat p into ``need`` and its raw fees into ``fees``, by the search that
+    found the candidate (for a route too long for ``cand_need``; the graph has not changed since, §12.1)."""
+    work = new_work(mp)
+    build_graph(state, mp, work)
+    length = find_route(state, mp, work, p, k)
+    hexes, edges = work[4], work[5]
+    for j in range(length - 1):
+        need[j] = edge_pips(mp, edges[j], hexes[j])
+    raw_fees(state, mp, p, edges, length - 1, fees)
 
 
 @njit(cache=True)

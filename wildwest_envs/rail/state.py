@@ -29,8 +29,11 @@ p paid the touch fee of H.
 Candidate routes of the current race (§7.5) are summarised per seat and slot
 (``cand_*``) and their hexes kept as bits of ``cand_hexes[h]`` (bit
 ``4 s + k``: hex h lies on slot k of seat s); an entrant's declared route is
-his chosen slot. Route hex sequences are recomputed when the race runs (the
-rail graph does not change during a race, §12.1).
+his chosen slot. The race runs on what the candidates found (the rail graph
+does not change during a race, §12.1): the pips of each step of the route in
+order (``cand_need``, for a route of at most ``MAX_KEPT_STEPS`` steps; a longer
+one, which no game on the shipped map has come near, is searched again) and its
+raw fees (``cand_fee``).
 
 Flag arrays are int8 0/1 (numba cannot type nested boolean arrays in a record).
 
@@ -45,7 +48,7 @@ import numpy as np
 
 from ..core.fields import empty_record
 from ..core.rng import rng_fields
-from .data import MAX_PLAYERS, MAX_PRIZES, N_SLOTS
+from .data import MAX_KEPT_STEPS, MAX_PLAYERS, MAX_PRIZES, N_SLOTS
 from .maps import MAX_CITIES, MAX_FERRIES, RailMap, n_words
 
 N_FORCED = 127  # scripted-chance queue: a scripted race needs many dice (core.rng)
@@ -145,7 +148,8 @@ def state_dtype(rail_map: RailMap) -> np.dtype:
         ("cand_pips", np.int16, (MAX_PLAYERS, N_SLOTS)),    # route pips
         ("cand_steps", np.int16, (MAX_PLAYERS, N_SLOTS)),   # steps of the route
         ("cand_own", np.int16, (MAX_PLAYERS, N_SLOTS)),     # own steps (and own ferries)
-        ("cand_fee", np.int16, (MAX_PLAYERS, N_SLOTS, MAX_PLAYERS)),  # raw fee f(s -> q) (§7.7)
+        ("cand_fee", np.int32, (MAX_PLAYERS, N_SLOTS, MAX_PLAYERS)),  # raw fee f(s -> q) (§7.7)
+        ("cand_need", np.int8, (MAX_PLAYERS, N_SLOTS, MAX_KEPT_STEPS)),  # pips of the route's steps, in order
         ("cand_hexes", np.uint32, (n_hexes,)),          # bit 4 s + k: the hex lies on slot k of seat s
         ("last_place", np.int8, (MAX_PLAYERS,)),        # place of each seat in the last race (0 = first), -1
         ("last_prize", np.int16, (MAX_PLAYERS,)),       # prize of each seat in the last race
