@@ -130,7 +130,7 @@ def test_owner_bit_and_frontier_corruptions_get_the_literal_verdict(positions):
 def test_a_candidate_whose_kept_pips_disagree_with_its_route_is_refused():
     """The pips a candidate keeps for its race (``cand_need``) must add up to its route pips (§7.5): a saved
     position where one step's pips were changed would run another race, so the invariants flag it and loading
-    refuses it; a negative pip count is out of range."""
+    refuses it; a negative pip count, or more steps than the map has hexes, is out of range."""
     state = _with_candidates()
     assert _kernel_code(state) == 0
     p, k = (int(i) for i in np.argwhere(state["cand_valid"])[0])
@@ -141,6 +141,10 @@ def test_a_candidate_whose_kept_pips_disagree_with_its_route_is_refused():
         GAME.validate(np.array([bad]))
     bad["cand_need"][p, k, 0] = -1
     with pytest.raises(ValueError, match="cand_need"):
+        GAME.validate(np.array([bad]))
+    bad = state.copy()
+    bad["cand_steps"][p, k] = MP.hexes.shape[0]  # longer than any simple path on the map
+    with pytest.raises(ValueError, match="cand_steps"):
         GAME.validate(np.array([bad]))
 
 

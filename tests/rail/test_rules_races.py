@@ -107,8 +107,8 @@ def test_the_race_runs_on_what_the_candidate_search_found():
                 st = states[b]
                 for p, k in zip(*np.nonzero(st["cand_valid"])):
                     need, fees = np.zeros(MP.hexes.shape[0], np.int64), np.zeros(MAX_PLAYERS, np.int64)
-                    races._search_route_again(st, MP, p, k, need, fees)
                     steps = int(st["cand_steps"][p, k])
+                    assert races._search_route_again(st, MP, p, k, need, fees) == steps
                     assert need[:steps].tolist() == st["cand_need"][p, k, :steps].tolist()
                     assert sum(need[:steps]) == st["cand_pips"][p, k]
                     assert fees.tolist() == st["cand_fee"][p, k].tolist()

@@ -265,7 +265,7 @@ FIELD_RANGES = {
     "builder": (-1, LAST_SEAT), "partner": (-1, LAST_SEAT),
     "funding": (0, 2),
     "first_dir": (-1, 5), "entry": (0, 2), "entry_slot": (-1, N_ROUTE_OBJECTIVES - 1),
-    "cand_valid": (0, 1), "cand_steps": (0, INT32_MAX), "cand_need": (0, INT32_MAX), "connected": (0, 1),
+    "cand_valid": (0, 1), "cand_need": (0, INT32_MAX), "connected": (0, 1),
     "ferry_owner": (-1, LAST_SEAT), "last_place": (-1, LAST_SEAT),
     "t": (0, INT32_MAX), "own_t": (0, INT32_MAX), "city_uses": (0, INT32_MAX),
 }
@@ -277,7 +277,7 @@ def make_validator(rail_map: RailMap):
     n_start, n_ferries = len(t.start_cities), t.ferries.shape[0]
     city_hexes = set(int(h) for h in t.city_hex)
     ranges = {**FIELD_RANGES, "start_city": (-1, n_start - 1),
-              "race_country": (-1, len(rail_map.country_names) - 1)}
+              "race_country": (-1, len(rail_map.country_names) - 1), "cand_steps": (0, rail_map.n_hexes - 1)}
 
     def map_errors(record) -> list[str]:
         """What the map decides: its cities, ferries and hexes; a race in progress; account funding."""

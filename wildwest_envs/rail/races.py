@@ -293,7 +293,7 @@ def resolve_race(state, mp) -> None:
         k = np.int64(state["entry_slot"][p])
         n_need[i] = state["cand_steps"][p, k]
         if n_need[i] > MAX_KEPT_STEPS:
-            _search_route_again(state, mp, p, k, need[i], fees[p])
+            n_need[i] = _search_route_again(state, mp, p, k, need[i], fees[p])
             continue
         for j in range(n_need[i]):
             need[i, j] = state["cand_need"][p, k, j]
@@ -306,9 +306,10 @@ def resolve_race(state, mp) -> None:
 
 
 @njit(cache=True)
-def _search_route_again(state, mp, p: int, k: int, need, fees) -> None:
+def _search_route_again(state, mp, p: int, k: int, need, fees) -> int:
     """The pips of each step of slot k of seat p into ``need`` and its raw fees into ``fees``, by the search that
-    found the candidate (for a route too long for ``cand_need``; the graph has not changed since, §12.1)."""
+    found the candidate (for a route too long for ``cand_need``; the graph has not changed since, §12.1); its
+    number of steps."""
     work = new_work(mp)
     build_graph(state, mp, work)
     length = find_route(state, mp, work, p, k)
@@ -316,6 +317,7 @@ def _search_route_again(state, mp, p: int, k: int, need, fees) -> None:
     for j in range(length - 1):
         need[j] = edge_pips(mp, edges[j], hexes[j])
     raw_fees(state, mp, p, edges, length - 1, fees)
+    return length - 1
 
 
 @njit(cache=True)
