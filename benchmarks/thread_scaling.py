@@ -93,7 +93,7 @@ def _loop_parts(game, batch: int, seconds: float) -> tuple[int, float, float, fl
             return decisions, sampling, stepping, whole
         actions = sample(masks)
         t1 = time.perf_counter()
-        redeal_ended(game, dealer, states, masks, sample, actions)
+        redeal_ended(dealer, states, masks, sample, actions)
         t2 = time.perf_counter()
         game.step(states, actions, check=False, masks=masks)
         if timed:

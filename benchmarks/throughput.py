@@ -133,14 +133,14 @@ def batched_player(game, batch_size: int, seed: int = 0, draws_in_step: bool = F
     def one_step() -> int:
         if not draws_in_step:
             sample(masks)
-        redeal_ended(game, dealer, states, masks, sample, actions)
+        redeal_ended(dealer, states, masks, sample, actions)
         game.step(states, actions, check=False, masks=masks, draws=sample.rng if draws_in_step else None)
         return len(actions)
 
     return one_step, dealer, states
 
 
-def redeal_ended(game, dealer, states, masks, sample, actions) -> None:
+def redeal_ended(dealer, states, masks, sample, actions) -> None:
     """Deal the games that ended at the last step again in place, with their masks and first actions.
 
     A game over has an all-zero mask (``Game.legal_mask``), so the action drawn for it, by the sampling pass or
@@ -152,7 +152,7 @@ def redeal_ended(game, dealer, states, masks, sample, actions) -> None:
     """
     ended = np.flatnonzero(actions < 0)
     if len(ended):
-        masks[ended] = game.legal_mask(dealer.deal_into(states, ended))
+        dealer.deal_into(states, ended, masks=masks)
         actions[ended] = sample.draw_rows(masks, ended)
 
 

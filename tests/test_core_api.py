@@ -577,6 +577,10 @@ def test_the_dealer_deals_the_runs_games_in_order_wherever_they_are_dealt(name):
     fresh = into.deal_into(batch_of, np.array([5, 0]))  # games 4 and 5 into rows 5 and 0
     assert fresh.tobytes() == dealt[4:].tobytes() and into.next_game == 6
     assert batch_of[[5, 0]].tobytes() == dealt[4:].tobytes() and batch_of[1:5].tobytes() == dealt[1:5].tobytes()
+    masks = np.full((6, game.n_actions), 7, dtype=np.int8)  # 7: rows the deal must leave alone
+    Dealer(game, 11, options, next_game=4).deal_into(batch_of, np.array([5, 0]), masks=masks)
+    np.testing.assert_array_equal(masks[[5, 0]], game.legal_mask(dealt[4:]))
+    assert (masks[1:5] == 7).all() and masks[[5, 0]].sum() > 0
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -388,3 +388,20 @@ def test_the_hot_kernels_of_the_engine_games_count_no_references(name):
     rules = importlib.import_module(f"wildwest_envs.{name}.rules")
     for kernel in (rules.init, rules.legal_mask, rules.step_and_mask, sample_legal):
         assert serial(kernel).targetoptions["_nrt"] is False, kernel
+
+
+def test_kernels_run_on_the_calling_thread_inside_the_block_and_on_as_many_after():
+    """``on_calling_thread``: numba's thread count is 1 inside the block (``DualKernel`` takes its serial build)
+    and what it was after, also when the block raises."""
+    import numba
+
+    from wildwest_envs.core.kernels import on_calling_thread
+
+    before = numba.get_num_threads()
+    with on_calling_thread():
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    with pytest.raises(RuntimeError), on_calling_thread():
+        raise RuntimeError("inside")
+    assert numba.get_num_threads() == before
+

@@ -79,6 +79,7 @@ field is needed for "truncated by the cap": it is ``not done and n_decisions
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import types
@@ -225,6 +226,23 @@ def dual(kernel):
     if kernel not in _DUAL_OF:
         _DUAL_OF[kernel] = DualKernel(kernel)
     return _DUAL_OF[kernel]
+
+
+@contextlib.contextmanager
+def on_calling_thread():
+    """Inside the ``with`` block, batch kernels run their serial build, on the thread that calls them (numba's
+    thread count is 1 there, and ``DualKernel`` takes its serial build on one thread); restored after.
+
+    For the few rows a batched loop deals again after its games end (an auto-reset: ``core.runner.Dealer``,
+    ``core.sampling.LegalSampler.draw_rows``): a fresh game's first mask and draw cost less than waking the worker
+    threads. Measured on the 2-core machine, 2 threads, 100 fresh Colt Express games: their masks 12.6 → 4.7 µs,
+    their draws 15.4 → 5.0 µs (setting the thread count twice: 1.8 µs)."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
 
 
 def serial(kernel):

@@ -26,6 +26,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from . import batch
+from .kernels import on_calling_thread
 from .rng import game_seeds
 
 
@@ -47,13 +48,18 @@ class Dealer:
         self.next_game += n
         return self.game.init_from_vector(seeds, self._vector)
 
-    def deal_into(self, states: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    def deal_into(self, states: np.ndarray, rows: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
         """Deal the next ``len(rows)`` games into those rows of ``states`` (in place); returns the fresh records.
+        Given the batch's ``masks``, also writes the fresh games' legal masks into those rows of it, on the calling
+        thread (``core.kernels.on_calling_thread``: a first decision's mask costs less than waking the threads).
 
         The records are copied whole (``core.batch``): numpy's field-by-field copy costs as much as the deal.
         """
         fresh = self.deal(len(rows))
         batch.put(states, rows, fresh)
+        if masks is not None:
+            with on_calling_thread():
+                masks[rows] = self.game.legal_mask(fresh)
         return fresh
 
     def restart(self, seed: int | None = None) -> None:

@@ -224,8 +224,9 @@ class LegalSampler:
         """One legal action for each of ``rows`` (indices into the batch) from those rows of ``masks``, each drawn
         with its row's generator (which advances as ``__call__`` would advance it); the other rows are left
         alone. For a batch whose steps draw the next actions themselves (``Game.step``'s ``draws``, with
-        ``self.rng``), after some of its games were dealt again."""
+        ``self.rng``), after some of its games were dealt again. Drawn on the calling thread (a few rows: waking
+        the worker threads would cost more)."""
         rng, out = self.rng[rows], np.empty(len(rows), dtype=np.int64)
-        _SAMPLE_LEGAL(masks[rows], rng, out)
+        _SAMPLE_LEGAL.serial(masks[rows], rng, out)
         self.rng[rows] = rng
         return out

@@ -75,8 +75,7 @@ class VectorEnv:
             done_states = batch.take(self.states, rows)
             rewards[rows] = self.game.returns(done_states, self.reward_mode)
             final_scores[rows] = self.game.scores(done_states)
-            fresh = self.dealer.deal_into(self.states, rows)
-            self._masks[rows] = self.game.legal_mask(fresh)
+            self.dealer.deal_into(self.states, rows, masks=self._masks)
         return self._result(rewards, terminated, truncated, final_scores, masks_ready=True)
 
     def legal_masks(self) -> np.ndarray:
