@@ -136,10 +136,12 @@ def _sampling_pass_seconds(game, batch: int, seconds: float) -> float:
 
 
 def game_rows(game_name: str, batch_sizes: list[int], seconds: float, repeats: int) -> list[tuple]:
-    """``(batch, one-thread rate, two-thread rate, step kernel ratio, sampling ratio, fixed-mask sampling ratio,
+    """``(batch, one-thread rate, two-thread rate, (lowest, highest) whole-loop ratio of one run on two threads
+    over the run on one just before it, step kernel ratio, sampling ratio, fixed-mask sampling ratio,
     draws-in-the-step ratio)`` of a game: medians of ``repeats`` alternated runs; the ratios are two threads over
     one of the time per decision in that part (of one sampling pass over fixed masks, ``_sampling_pass_seconds``;
-    the last: of the whole loop with the draws in the step, ``_drawing_step_seconds``)."""
+    the last: of the whole loop with the draws in the step, ``_drawing_step_seconds``). The range of the run-by-run
+    ratios shows how much the machine moved during the measurement."""
     from wildwest_envs.registry import get_game
 
     game = get_game(game_name)
@@ -156,8 +158,10 @@ def game_rows(game_name: str, batch_sizes: list[int], seconds: float, repeats: i
         def median(threads, part):
             return statistics.median(run[part] / run[0] for run in runs[threads])  # seconds per decision
 
-        rows.append((batch, 1 / median(1, 3), 1 / median(2, 3), median(1, 2) / median(2, 2),
-                     median(1, 1) / median(2, 1), statistics.median(passes[1]) / statistics.median(passes[2]),
+        paired = [(one[3] / one[0]) / (two[3] / two[0]) for one, two in zip(runs[1], runs[2])]  # run by run
+        rows.append((batch, 1 / median(1, 3), 1 / median(2, 3), (min(paired), max(paired)),
+                     median(1, 2) / median(2, 2), median(1, 1) / median(2, 1),
+                     statistics.median(passes[1]) / statistics.median(passes[2]),
                      statistics.median(drawing[1]) / statistics.median(drawing[2])))
     return rows
 
@@ -172,17 +176,18 @@ def report(games: list[str], batch_sizes: list[int], seconds: float, repeats: in
              f"one sampling pass over the same masks again and again (the pass alone, its data as cached as it "
              f"gets); *draws in the step*: the whole loop with each game's next action drawn by the step from the "
              f"mask it has just written (`Game.step(..., draws=)`: one pass a move, the path of the searches' "
-             f"playouts).", "",
-             "| what | batch | 1 thread | 2 threads | 2 threads ÷ 1: whole loop | step | sampling | "
+             f"playouts). *run by run*: the lowest and highest ratio of a run on two threads to the run on one "
+             f"just before it (how much the machine's speed moved while it was measured).", "",
+             "| what | batch | 1 thread | 2 threads | 2 threads ÷ 1: whole loop | run by run | step | sampling | "
              "sampling, fixed masks | whole loop, draws in the step |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, one, two in ceiling_rows(repeats):
-        lines.append(f"| machine: {name} | – | {one:.3f} s | {two:.3f} s | {one / two:.2f}× | – | – | – | – |")
+        lines.append(f"| machine: {name} | – | {one:.3f} s | {two:.3f} s | {one / two:.2f}× | – | – | – | – | – |")
     for game in games:
-        for batch, one, two, step, sampling, fixed, drawing in game_rows(canonical_name(game), batch_sizes,
-                                                                         seconds, repeats):
+        for batch, one, two, (low, high), step, sampling, fixed, drawing in game_rows(
+                canonical_name(game), batch_sizes, seconds, repeats):
             lines.append(f"| {canonical_name(game)} | {batch} | {one:,.0f}/s | {two:,.0f}/s | {two / one:.2f}× | "
-                         f"{step:.2f}× | {sampling:.2f}× | {fixed:.2f}× | {drawing:.2f}× |")
+                         f"{low:.2f}-{high:.2f}× | {step:.2f}× | {sampling:.2f}× | {fixed:.2f}× | {drawing:.2f}× |")
     lines.append(f"\nnumba's threading layer: {numba.threading_layer()} (`wildwest_envs.core.threads`).")
     return "\n".join(lines) + "\n"
 

@@ -160,7 +160,9 @@ def test_the_thread_scaling_table_has_the_ceiling_rows_and_a_row_per_game_and_ba
     assert [row.split(" | ")[1] for row in rows[2:]] == ["4", "8"]
     assert all(row.split(" | ")[4].endswith("×") for row in rows)
     assert all(row.rstrip(" |").endswith("×") for row in rows[2:])  # the step and sampling ratios of the games
-    assert {len(row.strip(" |").split(" | ")) for row in rows} == {9}  # ... and the loop with the draws in the step
+    assert {len(row.strip(" |").split(" | ")) for row in rows} == {10}  # ... and the loop with the draws in the step
+    low, high = (float(x) for x in rows[2].split(" | ")[5].rstrip("×").split("-"))  # the run-by-run range
+    assert 0 < low <= high
 
 
 def test_the_kernel_profile_names_the_callers_of_reference_counting_from_the_sampled_return_addresses():
