@@ -391,17 +391,20 @@ def test_the_hot_kernels_of_the_engine_games_count_no_references(name):
 
 
 def test_kernels_run_on_the_calling_thread_inside_the_block_and_on_as_many_after():
-    """``on_calling_thread``: numba's thread count is 1 inside the block (``DualKernel`` takes its serial build)
-    and what it was after, also when the block raises."""
+    """``on_calling_thread``: for a batch that would run the parallel build, numba's thread count is 1 inside the
+    block (``DualKernel`` takes its serial build) and what it was after, also when the block raises; for a
+    smaller batch (the serial build anyway) the count is left alone."""
     import numba
 
-    from wildwest_envs.core.kernels import on_calling_thread
+    from wildwest_envs.core import kernels
 
     before = numba.get_num_threads()
-    with on_calling_thread():
+    with kernels.on_calling_thread(kernels.SERIAL_BELOW):
         assert numba.get_num_threads() == 1
     assert numba.get_num_threads() == before
-    with pytest.raises(RuntimeError), on_calling_thread():
+    with pytest.raises(RuntimeError), kernels.on_calling_thread(kernels.SERIAL_BELOW):
         raise RuntimeError("inside")
     assert numba.get_num_threads() == before
+    with kernels.on_calling_thread(kernels.SERIAL_BELOW - 1):
+        assert numba.get_num_threads() == before
 

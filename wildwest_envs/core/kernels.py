@@ -229,14 +229,18 @@ def dual(kernel):
 
 
 @contextlib.contextmanager
-def on_calling_thread():
-    """Inside the ``with`` block, batch kernels run their serial build, on the thread that calls them (numba's
-    thread count is 1 there, and ``DualKernel`` takes its serial build on one thread); restored after.
+def on_calling_thread(batch: int):
+    """Inside the ``with`` block, the kernels called on ``batch`` records run their serial build, on the thread
+    that calls them (numba's thread count is 1 there, and ``DualKernel`` takes its serial build on one thread);
+    restored after. Below ``SERIAL_BELOW`` records nothing changes: the serial build runs anyway, and numba's
+    thread pool is not started for it.
 
-    For the few rows a batched loop deals again after its games end (an auto-reset: ``core.runner.Dealer``,
-    ``core.sampling.LegalSampler.draw_rows``): a fresh game's first mask and draw cost less than waking the worker
-    threads. Measured on the 2-core machine, 2 threads, 100 fresh Colt Express games: their masks 12.6 → 4.7 µs,
-    their draws 15.4 → 5.0 µs (setting the thread count twice: 1.8 µs)."""
+    For the few rows a batched loop deals again after its games end (an auto-reset: ``core.runner.Dealer``): a
+    fresh game's first mask costs less than waking the worker threads. Measured on the 2-core machine, 2 threads,
+    100 fresh Colt Express games: their masks 12.6 → 4.7 µs (setting the thread count twice: 1.8 µs)."""
+    if batch < SERIAL_BELOW:
+        yield
+        return
     previous = numba.get_num_threads()
     numba.set_num_threads(1)
     try:

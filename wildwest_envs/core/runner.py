@@ -58,7 +58,7 @@ class Dealer:
         fresh = self.deal(len(rows))
         batch.put(states, rows, fresh)
         if masks is not None:
-            with on_calling_thread():
+            with on_calling_thread(len(rows)):
                 masks[rows] = self.game.legal_mask(fresh)
         return fresh
 
