@@ -137,10 +137,20 @@ def test_a_small_sweep_plays_each_weight_on_the_same_deals_and_writes_its_table(
     assert "vs random" in markdown and "vs heuristic" in markdown
 
 
+def test_a_sweep_of_rollouts_per_leaf_keeps_the_games_spec_and_names_its_setting(tmp_path):
+    from benchmarks import guided_sweep
+    markdown = guided_sweep.main(["--game", "colt_express", "--leaf-rollouts", "1", "2", "--simulations", "3",
+                                  "--games", "6", "--opponents", "random", "heuristic", "--out",
+                                  str(tmp_path / "sweep")])
+    assert "rollouts per leaf" in markdown and "prior_temperature 4, rollout_weight 1" in markdown
+    rows = [line for line in markdown.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
+    assert len(rows) == 2 and all(row.split(" | ")[1] == "6" for row in rows)
+
+
 def test_bad_sweep_arguments_are_refused():
     from benchmarks import guided_sweep
     for argv in (["--game", "colt_express", "--weights", "1.5"], ["--game", "colt_express", "--games", "0"],
-                 ["--game", "chess"]):
+                 ["--game", "chess"], ["--game", "colt_express", "--leaf-rollouts", "0"]):
         with pytest.raises(SystemExit):
             guided_sweep.main(argv)
 

@@ -290,6 +290,24 @@ def test_guided_rollouts_play_random_games_to_their_end_and_return_that_result()
     assert (returns[:, :3].sum(axis=1) == 0).all() and (returns[:, 3:] == 0).all()
 
 
+def test_several_rollouts_per_leaf_average_the_returns_of_as_many_random_games():
+    """``leaf_rollouts=k`` plays each position out k times and averages: the same as k single rollouts of copies
+    of each position drawn from the same generator."""
+    game = get_game(GAME)
+    network = make_agent("pretrained", GAME)
+    states = _positions(GAME, 5, seed=8)
+    averaged = GuidedSearchAgent(game, network, seed=3, rollout_weight=1.0, leaf_rollouts=3).rollout(states)
+    single = GuidedSearchAgent(game, network, seed=3, rollout_weight=1.0).rollout(np.repeat(states, 3))
+    assert averaged.shape == (len(states), game.max_players)
+    np.testing.assert_allclose(averaged, single.reshape(len(states), 3, -1).mean(axis=1))
+    assert not np.isin(averaged[:, :3], (-1.0, 0.0, 1.0)).all()  # some position's three games ended differently
+
+
+def test_bad_leaf_rollouts_are_refused():
+    with pytest.raises(ValueError, match="leaf_rollouts"):
+        GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), leaf_rollouts=0)
+
+
 @pytest.mark.parametrize("weight, critic_matters", [(0.0, True), (1.0, False)])
 def test_the_rollout_weight_sets_what_a_leaf_is_worth(weight, critic_matters):
     """With weight 1 a leaf is worth its rollout alone (the critic's values are never read, only its prior);
@@ -433,6 +451,14 @@ def test_the_spec_rolls_out_as_its_game_says(monkeypatch):
     monkeypatch.setitem(guided_search.ROLLOUT_POLICY, GAME, "network")
     assert make_agent("mcts+pretrained", GAME).rollout_policy == "network"
     assert make_agent("mcts+pretrained", "way_out_west").rollout_policy == "random"
+
+
+def test_the_spec_plays_as_many_rollouts_per_leaf_as_its_game_says(monkeypatch):
+    from wildwest_envs.agents import guided_search
+    assert make_agent("mcts+pretrained:8", GAME).leaf_rollouts == guided_search.LEAF_ROLLOUTS[GAME] > 1
+    assert make_agent("mcts+pretrained", "way_out_west").leaf_rollouts == 1
+    monkeypatch.setitem(guided_search.LEAF_ROLLOUTS, "way_out_west_v0", 4)
+    assert make_agent("mcts+pretrained", "way_out_west").leaf_rollouts == 4
 
 
 def test_the_spec_searches_by_lookahead_where_its_game_says(monkeypatch):

@@ -35,7 +35,12 @@ network (``agents.policy.PolicyAgent``):
   ``game.returns(..., reward_mode)``, by default the reward the network's
   critic was trained on (its file's ``reward_mode``, ``"win"`` when the file
   predates that field), so that critic values and game results share one
-  scale; a game cut by the decision cap backs up 0.
+  scale; a game cut by the decision cap backs up 0. ``leaf_rollouts=k``
+  plays k rollouts from each new position (on copies of it, each with its own
+  random moves and chance) and averages their returns: one random game is a
+  noisy value, and the k games of a wave's positions run together in the
+  batched kernels, so k rollouts cost far less than k times one (leaf
+  parallelization; the spec's k per game is ``LEAF_ROLLOUTS``).
 * **Batching.** Iterations run in waves: a wave's determinizations walk down
   the tree in lock-step with the batched kernels, and all of its new positions
   are evaluated in one forward pass. A row's choice counts as a *pending visit*
@@ -103,6 +108,11 @@ ROLLOUT_WEIGHTS: dict[str, float] = {"colt_express_v0": 1.0}
 # network's rollouts 52.9% at 10.1 s: no game plays them by default
 ROLLOUT_POLICY: dict[str, str] = {}
 ROLLOUT_POLICIES = ("random", "network", "greedy")
+# Rollouts played from each new position by the spec "mcts+pretrained[:N]", their returns averaged, per game (1 where
+# absent). Colt Express at 200 simulations (random rollouts, weight 1, temperature 4), in one seat against mc:48 and
+# mcts:200, every seat in turn, 600 games on the same deals (seed 11; benchmarks/results/pretrained.md): head to head
+# with mc:48, k = 1: 47.3%, 8: 53.3%, 16: 54.6%, 32: 59.9% [55.9%, 63.8%]; with mcts:200, 55.3%, 61.1%, 64.5%, 68.8%
+LEAF_ROLLOUTS: dict[str, int] = {"colt_express_v0": 32}
 # The prior's temperature for the spec "mcts+pretrained[:N]", per game (1, the network's policy as trained, where
 # absent). Colt Express at 200 simulations against mcts:200 on the same deals (benchmarks/results/
 # colt_express_3p_guided_vs_mcts200.md, seeds 21 and 22): temperature 4 finishes ahead in 55.0% [51.3%, 58.6%] of
@@ -188,7 +198,7 @@ class GuidedSearchAgent(ISMCTSAgent):
                  wave: int = 16, name: str = "mcts+pretrained", rollout_weight: float = 0.0,
                  reward_mode: str | None = None, rollout_policy: str = "random", prior_temperature: float = 1.0,
                  advisor=None, advice_weight: float = 0.0, value_mode: str = "own",
-                 lookahead: Lookahead | None = None):
+                 lookahead: Lookahead | None = None, leaf_rollouts: int = 1):
         """Build the agent.
 
         Args:
@@ -212,6 +222,7 @@ class GuidedSearchAgent(ISMCTSAgent):
             value_mode: ``"own"`` backs up each seat's value, ``"relative"`` its value minus the best other seat's.
             lookahead: search one ply of truncated network rollouts at the root instead of the PUCT tree
                 (``Lookahead``; module docstring); ``simulations // lookahead.candidates`` determinizations each.
+            leaf_rollouts: rollouts played from each new position, their returns averaged (module docstring).
         """
         if not 0.0 <= rollout_weight <= 1.0:
             raise ValueError(f"rollout_weight must lie in [0, 1], got {rollout_weight}")
@@ -227,6 +238,8 @@ class GuidedSearchAgent(ISMCTSAgent):
                                           and simulations >= lookahead.candidates and lookahead.prior_weight >= 0.0):
             raise ValueError(f"lookahead needs candidates >= 1, horizon >= 0, prior_weight >= 0 and at least one "
                              f"simulation per candidate, got {lookahead} with {simulations} simulations")
+        if leaf_rollouts < 1:
+            raise ValueError(f"leaf_rollouts must be at least 1, got {leaf_rollouts}")
         if rollout_policy not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout_policy must be one of {ROLLOUT_POLICIES}, got {rollout_policy!r}")
         trained_on = (getattr(network, "config", None) or {}).get("reward_mode", "win")
@@ -241,6 +254,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         self.advice_weight = float(advice_weight)
         self.value_mode = value_mode
         self.lookahead = lookahead
+        self.leaf_rollouts = int(leaf_rollouts)
         self._advice = iter(())  # the advisor's moves for the rows of the current act_batch, in order
         self._advised: int | None = None  # the advisor's move for the position being searched
 
@@ -418,13 +432,16 @@ class GuidedSearchAgent(ISMCTSAgent):
     def rollout(self, states: np.ndarray) -> np.ndarray:
         """Every seat's return after playing copies of ``states`` to the end of each game, each seat choosing
         as ``rollout_policy`` says (uniformly random legal actions, a sample of the network's policy, or its
-        most probable action)."""
-        sims = states.copy()
+        most probable action), ``leaf_rollouts`` times from each state, the returns averaged."""
+        k = self.leaf_rollouts
+        sims = np.repeat(states, k)  # row i * k + j: rollout j of state i
         if self.rollout_policy in ("network", "greedy"):
             self._play_network(sims, greedy=self.rollout_policy == "greedy")
-            return self.game.returns(sims, self.reward_mode)
-        generators = self.rng.integers(0, 2**64 - 1, size=len(sims), dtype=np.uint64, endpoint=True)
-        return play_randomly(self.game, sims, generators, self.reward_mode)
+            returns = self.game.returns(sims, self.reward_mode)
+        else:
+            generators = self.rng.integers(0, 2**64 - 1, size=len(sims), dtype=np.uint64, endpoint=True)
+            returns = play_randomly(self.game, sims, generators, self.reward_mode)
+        return returns.reshape(len(states), k, -1).mean(axis=1)
 
     def _play_network(self, sims: np.ndarray, greedy: bool = False, max_steps: int | None = None) -> None:
         """In place: every seat samples the network's policy for its own observation (``greedy``: plays its most
@@ -452,5 +469,5 @@ class GuidedSearchAgent(ISMCTSAgent):
         return np.minimum(chosen, probs.shape[1] - 1).astype(np.int64)
 
 
-__all__ = ["ADVICE_WEIGHTS", "LOOKAHEAD", "PRIOR_TEMPERATURES", "ROLLOUT_POLICIES", "ROLLOUT_POLICY",
+__all__ = ["ADVICE_WEIGHTS", "LEAF_ROLLOUTS", "LOOKAHEAD", "PRIOR_TEMPERATURES", "ROLLOUT_POLICIES", "ROLLOUT_POLICY",
            "ROLLOUT_WEIGHTS", "VALUE_MODE", "VALUE_MODES", "GuidedSearchAgent", "Lookahead"]

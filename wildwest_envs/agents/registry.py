@@ -19,10 +19,11 @@ network trained for another player count is refused. Modules that need torch or 
 engineers provide (heuristics, MCTS) are imported only when their spec is used.
 
 The guided search's per-game settings (``agents.guided_search``): the share of a rollout in a leaf's value
-(``ROLLOUT_WEIGHTS``) and who plays the rollouts (``ROLLOUT_POLICY``), the prior's temperature
-(``PRIOR_TEMPERATURES``), the heuristic's share of the root prior (``ADVICE_WEIGHTS``), whether values are
-backed up as they are or relative to the best other seat (``VALUE_MODE``) and whether the root looks one ply ahead
-through truncated network rollouts instead of growing a tree (``LOOKAHEAD``).
+(``ROLLOUT_WEIGHTS``), who plays the rollouts (``ROLLOUT_POLICY``) and how many are played from each leaf
+(``LEAF_ROLLOUTS``), the prior's temperature (``PRIOR_TEMPERATURES``), the heuristic's share of the root prior
+(``ADVICE_WEIGHTS``), whether values are backed up as they are or relative to the best other seat
+(``VALUE_MODE``) and whether the root looks one ply ahead through truncated network rollouts instead of growing a
+tree (``LOOKAHEAD``).
 """
 
 from __future__ import annotations
@@ -160,8 +161,8 @@ def _pretrained(spec: str, game_name: str, seed: int, deterministic: bool, num_p
 
 
 def _guided(spec: str, game_name: str, seed: int, num_players: int | None):
-    from .guided_search import (ADVICE_WEIGHTS, LOOKAHEAD, PRIOR_TEMPERATURES, ROLLOUT_POLICY, ROLLOUT_WEIGHTS,
-                                VALUE_MODE, GuidedSearchAgent)
+    from .guided_search import (ADVICE_WEIGHTS, LEAF_ROLLOUTS, LOOKAHEAD, PRIOR_TEMPERATURES, ROLLOUT_POLICY,
+                                ROLLOUT_WEIGHTS, VALUE_MODE, GuidedSearchAgent)
     simulations = _simulations(spec, GUIDED_PREFIX)
     network = _pretrained(PRETRAINED, game_name, seed, True, num_players)
     advice_weight = ADVICE_WEIGHTS.get(game_name, 0.0)
@@ -169,6 +170,7 @@ def _guided(spec: str, game_name: str, seed: int, num_players: int | None):
                              name=spec if ":" in spec else GUIDED_PREFIX,
                              rollout_weight=ROLLOUT_WEIGHTS.get(game_name, 0.0),
                              rollout_policy=ROLLOUT_POLICY.get(game_name, "random"),
+                             leaf_rollouts=LEAF_ROLLOUTS.get(game_name, 1),
                              prior_temperature=PRIOR_TEMPERATURES.get(game_name, 1.0), advice_weight=advice_weight,
                              advisor=_heuristic(game_name, seed + 1) if advice_weight > 0.0 else None,
                              value_mode=VALUE_MODE.get(game_name, "own"), lookahead=LOOKAHEAD.get(game_name))
