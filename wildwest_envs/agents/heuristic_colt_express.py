@@ -125,7 +125,6 @@ class _View:
         self.pending = int(np.argmax(OBS.get(obs, "pending_bandit")))
         self.victim = int(np.argmax(OBS.get(obs, "pending_victim")))
         self.pile = OBS.get(obs, "pile")
-        self.two_players = bool(self.own[1])
 
     # ---- generic helpers ------------------------------------------------------------
     def opponents(self) -> np.ndarray:

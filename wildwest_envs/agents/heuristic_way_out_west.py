@@ -57,11 +57,10 @@ from wildwest_envs.way_out_west.data import (A_BOX, A_COUNT, A_PASS, A_PLAYER, A
                                              T_CATTLE, T_FARMER, TRAIN)
 from wildwest_envs.way_out_west.observation import (CATTLE_SCALE, COUNT_SCALE, GF_A_COW, GF_A_SHER, GF_D_COW,
                                                     GF_D_FARM, GF_D_SHER, GF_D_VIRT, MONEY_SCALE, OBS,
-                                                    OWNER_COLUMNS, PEND_BOX, PEND_TOWN1, PEND_TOWN2, SEAT_BID,
-                                                    SEAT_CASH, SEAT_CATTLE_SUPPLY, SEAT_COWBOY_SUPPLY,
-                                                    SEAT_FARMER_UNUSED, SEAT_PRESENT, SEAT_WANTED, TOWN_CATTLE,
-                                                    TOWN_COWBOYS, TOWN_FARMERS, TOWN_OWNER, BT_SUPPLY_SCALE,
-                                                    SEAT_BT_SUPPLY)
+                                                    OWNER_COLUMNS, PEND_BOX, PEND_TOWN1, SEAT_BID, SEAT_CASH,
+                                                    SEAT_CATTLE_SUPPLY, SEAT_FARMER_UNUSED, SEAT_PRESENT, SEAT_WANTED,
+                                                    TOWN_CATTLE, TOWN_COWBOYS, TOWN_FARMERS, TOWN_OWNER,
+                                                    BT_SUPPLY_SCALE, SEAT_BT_SUPPLY)
 
 from .base import RuleBasedAgent
 
@@ -109,7 +108,6 @@ class View:
         self.farmers = np.rint(towns[:, TOWN_FARMERS] * MAX_PLAYERS).astype(int)
         self.cash = np.rint(seats[:n, SEAT_CASH] * MONEY_SCALE).astype(int)
         self.bid = np.rint(seats[:n, SEAT_BID] * MONEY_SCALE).astype(int)
-        self.cowboy_supply = np.rint(seats[:n, SEAT_COWBOY_SUPPLY] * COUNT_SCALE).astype(int)
         self.cattle_supply = np.rint(seats[:n, SEAT_CATTLE_SUPPLY] * COUNT_SCALE).astype(int)
         self.bt_supply = np.rint(seats[:n, SEAT_BT_SUPPLY:SEAT_BT_SUPPLY + N_BT] * BT_SUPPLY_SCALE).astype(int)
         self.farmer_unused = seats[0, SEAT_FARMER_UNUSED] > 0.5
@@ -119,7 +117,6 @@ class View:
         self.box = int(np.argmax(pending[PEND_BOX:PEND_BOX + N_BOXES])) if pending[PEND_BOX:PEND_BOX + N_BOXES].any() \
             else -1
         self.town1 = _one_hot(pending[PEND_TOWN1:PEND_TOWN1 + N_TOWNS])
-        self.town2 = _one_hot(pending[PEND_TOWN2:PEND_TOWN2 + N_TOWNS])
         self.gunfight = OBS.get(obs, "gunfight")
         self.acting = _one_hot(OBS.get(obs, "acting_seat"))
         self.incomes_left = sum(1 for r in range(self.round, self.round + self.rounds_left + 1) if r % 3 == 0)

@@ -75,8 +75,8 @@ from wildwest_envs.wild_west_express.data import (
     T_SUBSIDY_200, T_TRACK_CREW, CASH_UNIT, VP_PER_CASH_UNIT, VP_SMALL_TRAIN, VP_LARGE_TRAIN, VP_STATION)
 from wildwest_envs.wild_west_express.observation import (
     CARGO_COLUMNS, CARGO_EMPTY_COLUMN, MONEY_SCALE, OBS, OTHER_TRAIN_CARGO, OTHER_TRAIN_POSITION,
-    OWN_TRAIN_CAME_FROM, OWN_TRAIN_CARGO, OWN_TRAIN_POSITION, SEAT_CASH, SEAT_PRESENT, SEAT_VP, SPACE_SCALE,
-    STEPS_SCALE, TARGET_SCALE, TRAIN_DEBT, TRAIN_EXISTS, TRAIN_LARGE, TRAIN_WAIT)
+    OWN_TRAIN_CARGO, OWN_TRAIN_POSITION, SEAT_CASH, SEAT_PRESENT, SEAT_VP, SPACE_SCALE,
+    STEPS_SCALE, TARGET_SCALE, TRAIN_EXISTS)
 
 from .base import RuleBasedAgent
 
@@ -141,7 +141,6 @@ EDGE_ID, EDGE_CITY_DIST = _directed_tables()
 ZONE_LINES = np.abs(CITY_ZONE[:, None].astype(int) - np.arange(N_ZONES)[None, :])  # (26 city, 3 pickup zone)
 FARE = FARE_BY_LINES[ZONE_LINES].astype(float)  # (26, 3) fare of a passenger of zone z dropped in c
 CITY_DIST = DISTANCE[:N_CITIES, :N_CITIES].astype(float)
-NON_CITY = ~IS_CITY
 INCOME_CARDS = (T_SUBSIDY_100, T_SUBSIDY_200)
 MOVE_CARDS = (T_EXTRA_MOVE_3, T_EXTRA_MOVE_6)
 
@@ -178,9 +177,7 @@ class _View:
         owner = OBS.get(obs, "city_owner")
         self.own_city = owner[:, 1] > 0
         self.rival_city = owner[:, 2:].sum(axis=1) > 0
-        self.unowned = owner[:, 0] > 0
         self.steps_left = int(round(float(OBS.get(obs, "steps_left")[0]) * STEPS_SCALE))
-        self.first_step = bool(OBS.get(obs, "first_step")[0] > 0)
         self.move_train = int(np.argmax(OBS.get(obs, "move_train"))) if OBS.get(obs, "move_train").any() else -1
         self.dynamite = OBS.get(obs, "dynamite") > 0
         desperados = OBS.get(obs, "desperados")
@@ -188,12 +185,7 @@ class _View:
         self.sheriffs = OBS.get(obs, "sheriffs").sum(axis=0) > 0
         trains = OBS.get(obs, "own_trains")
         self.t_exists = trains[:, TRAIN_EXISTS] > 0
-        self.t_large = trains[:, TRAIN_LARGE] > 0
-        self.t_wait = trains[:, TRAIN_WAIT]
-        self.t_debt = trains[:, TRAIN_DEBT] > 0
         self.t_pos = np.argmax(trains[:, OWN_TRAIN_POSITION:OWN_TRAIN_POSITION + N_SPACES], axis=1)
-        came = trains[:, OWN_TRAIN_CAME_FROM:OWN_TRAIN_CAME_FROM + N_SPACES]
-        self.t_from = np.where(came.any(axis=1), np.argmax(came, axis=1), -1)
         cargo = trains[:, OWN_TRAIN_CARGO:OWN_TRAIN_CARGO + N_CARGO * CARGO_COLUMNS].reshape(
             MAX_TRAINS, N_CARGO, CARGO_COLUMNS)
         slot_exists = cargo.any(axis=2)
@@ -210,8 +202,6 @@ class _View:
         self.cards = np.flatnonzero(OBS.get(obs, "own_cards") > 0)
         self.card_trains = OBS.get(obs, "own_card_trains")  # (6, 6)
         self.drawn = OBS.get(obs, "drawn_card")
-        self.own_desp = OBS.get(obs, "own_desperados")  # (3, 315)
-        self.desp_index = int(np.argmax(OBS.get(obs, "desperado")))
         key = (self.own_city.tobytes(), self.rival_city.tobytes())
         cached = None if price_cache is None else price_cache.get(key)
         if cached is None:

@@ -190,7 +190,8 @@ def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
     except Exception as error:  # noqa: BLE001 - an unsafe or corrupt pickle, refused whatever the reason
         raise UnsafeCheckpointError(f"{path}: policy.pth is not a plain tensor file (torch.load with "
                                     f"weights_only=True refused it: {str(error).splitlines()[0][:200]})") from None
-    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()):
+    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                              for k, v in state.items()):
         raise UnsafeCheckpointError(f"{path}: policy.pth does not hold a state dict of tensors")
     with torch.random.fork_rng(devices=[]):  # network init before loading must not use the global RNG
         try:

@@ -449,12 +449,6 @@ def choose_start(state, mp, p: int, i: int) -> None:
 
 
 @njit(cache=True)
-def neighbour(mp, h: int, d: int) -> int:
-    """nbr(h, d), -1 off the grid (§0.2)."""
-    return mp.hexes[h, HX_NBR + d]
-
-
-@njit(cache=True)
 def all_cities_joined(state, mp) -> bool:
     """The union of all steps and ferries joins every city through home-country hexes (§6.10, §12.4, G45)."""
     n = mp.hexes.shape[0]
