@@ -304,8 +304,12 @@ def test_several_rollouts_per_leaf_average_the_returns_of_as_many_random_games()
 
 
 def test_bad_leaf_rollouts_are_refused():
+    network = make_agent("pretrained", GAME)
     with pytest.raises(ValueError, match="leaf_rollouts"):
-        GuidedSearchAgent(get_game(GAME), make_agent("pretrained", GAME), leaf_rollouts=0)
+        GuidedSearchAgent(get_game(GAME), network, leaf_rollouts=0)
+    with pytest.raises(ValueError, match="greedy"):  # k copies of one deterministic game
+        GuidedSearchAgent(get_game(GAME), network, rollout_policy="greedy", leaf_rollouts=2)
+    assert GuidedSearchAgent(get_game(GAME), network, rollout_policy="network", leaf_rollouts=2).leaf_rollouts == 2
 
 
 @pytest.mark.parametrize("weight, critic_matters", [(0.0, True), (1.0, False)])

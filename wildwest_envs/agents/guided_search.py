@@ -36,11 +36,13 @@ network (``agents.policy.PolicyAgent``):
   critic was trained on (its file's ``reward_mode``, ``"win"`` when the file
   predates that field), so that critic values and game results share one
   scale; a game cut by the decision cap backs up 0. ``leaf_rollouts=k``
-  plays k rollouts from each new position (on copies of it, each with its own
-  random moves and chance) and averages their returns: one random game is a
-  noisy value, and the k games of a wave's positions run together in the
-  batched kernels, so k rollouts cost far less than k times one (leaf
-  parallelization; the spec's k per game is ``LEAF_ROLLOUTS``).
+  plays k rollouts from each new position and averages their returns: one
+  random game is a noisy value, and the k games of a wave's positions run
+  together in the batched kernels, so k rollouts cost far less than k times
+  one (leaf parallelization; the spec's k per game is ``LEAF_ROLLOUTS``). The
+  k games start from copies of the position (its determinization's hidden
+  cards and chance generator) and differ by their random moves, so greedy
+  rollouts, which would repeat one game k times, take k = 1 only.
 * **Batching.** Iterations run in waves: a wave's determinizations walk down
   the tree in lock-step with the batched kernels, and all of its new positions
   are evaluated in one forward pass. A row's choice counts as a *pending visit*
@@ -110,8 +112,9 @@ ROLLOUT_POLICY: dict[str, str] = {}
 ROLLOUT_POLICIES = ("random", "network", "greedy")
 # Rollouts played from each new position by the spec "mcts+pretrained[:N]", their returns averaged, per game (1 where
 # absent). Colt Express at 200 simulations (random rollouts, weight 1, temperature 4), in one seat against mc:48 and
-# mcts:200, every seat in turn, 600 games on the same deals (seed 11; benchmarks/results/pretrained.md): head to head
-# with mc:48, k = 1: 47.3%, 8: 53.3%, 16: 54.6%, 32: 59.9% [55.9%, 63.8%]; with mcts:200, 55.3%, 61.1%, 64.5%, 68.8%
+# mcts:200, every seat in turn, 600 games on the same deals (seed 11; benchmarks/results/
+# colt_express_3p_guided_leaf_rollouts.md): head to head with mc:48, k = 1: 47.2%, 8: 53.3%, 16: 54.6%, 32: 59.9%
+# [55.9%, 63.8%], 64: 56.9%; with mcts:200, 55.3%, 61.1%, 64.5%, 68.8%, 66.4%
 LEAF_ROLLOUTS: dict[str, int] = {"colt_express_v0": 32}
 # The prior's temperature for the spec "mcts+pretrained[:N]", per game (1, the network's policy as trained, where
 # absent). Colt Express at 200 simulations against mcts:200 on the same deals (benchmarks/results/
@@ -238,8 +241,9 @@ class GuidedSearchAgent(ISMCTSAgent):
                                           and simulations >= lookahead.candidates and lookahead.prior_weight >= 0.0):
             raise ValueError(f"lookahead needs candidates >= 1, horizon >= 0, prior_weight >= 0 and at least one "
                              f"simulation per candidate, got {lookahead} with {simulations} simulations")
-        if leaf_rollouts < 1:
-            raise ValueError(f"leaf_rollouts must be at least 1, got {leaf_rollouts}")
+        if leaf_rollouts < 1 or (leaf_rollouts > 1 and rollout_policy == "greedy"):
+            raise ValueError(f"leaf_rollouts must be at least 1, and 1 with greedy rollouts (the copies would play "
+                             f"one game), got {leaf_rollouts} with {rollout_policy!r} rollouts")
         if rollout_policy not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout_policy must be one of {ROLLOUT_POLICIES}, got {rollout_policy!r}")
         trained_on = (getattr(network, "config", None) or {}).get("reward_mode", "win")
