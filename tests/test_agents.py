@@ -10,7 +10,7 @@ import pytest
 from wildwest_envs.agents.base import RandomAgent
 from wildwest_envs.agents.heuristic_colt_express import ColtExpressHeuristic
 from wildwest_envs.agents.flat_mc import FlatMonteCarloAgent
-from wildwest_envs.agents.mcts import ISMCTSAgent, play_randomly
+from wildwest_envs.agents.mcts import ISMCTSAgent, most_visited, play_randomly
 from tests.colt_express._random_states import random_states
 from wildwest_envs.colt_express.data import DEC_PLAN
 from wildwest_envs.colt_express.game import GAME
@@ -109,6 +109,44 @@ def test_mcts_needs_a_determinizer_and_states():
     obs, masks, _ = _obs_masks(states)
     with pytest.raises(ValueError, match="states"):
         ISMCTSAgent(GAME).act_batch(obs, masks)
+
+
+def test_most_visited_breaks_ties_by_mean_return_then_prior_then_index():
+    """The most visits win; equal visits go to the best mean return, then the highest prior, then the first."""
+    legal = np.array([1, 2, 4, 6])
+    visits = np.array([0, 3, 3, 0, 1, 0, 3.0])
+    total = np.array([0, 0.3, 1.2, 0, 5.0, 0, 1.2])
+    assert most_visited(legal, visits, total) == 2  # 2 and 6 tie on visits and mean: the first
+    prior = np.array([0, 0.1, 0.2, 0, 0.6, 0, 0.3])
+    assert most_visited(legal, visits, total, prior) == 6  # ... or the higher prior
+    assert most_visited(np.array([1, 4]), visits, total) == 1  # visits before mean (4: one visit, mean 5)
+    assert most_visited(np.array([3, 5]), visits, total) == 3  # none visited: the first
+
+
+def test_mcts_with_fewer_simulations_than_moves_plays_the_best_tried_move():
+    """With fewer simulations than legal actions each tried action has one visit; the move is the one whose
+    rollout returned the most, not the lowest-numbered tried one (``agents.mcts`` module docstring)."""
+    roots = []
+
+    class Recording(ISMCTSAgent):
+        def best_action(self, root, legal):
+            roots.append((root, legal))
+            return super().best_action(root, legal)
+
+    states = _live_states(3, False, n=200)
+    obs, masks, seats = _obs_masks(states)
+    rows = np.flatnonzero(masks.sum(axis=1) >= 4)[:12]
+    actions = Recording(GAME, simulations=3, wave=3, seed=5).act_batch(obs[rows], masks[rows], states[rows],
+                                                                      seats[rows])
+    assert len(roots) == len(rows) == 12
+    first_tried_differs = 0
+    for (root, legal), action in zip(roots, actions):
+        tried = legal[root.visits[legal] > 0]
+        means = root.total[tried] / root.visits[tried]
+        assert root.visits[action] == root.visits[legal].max() == 1
+        assert root.total[action] == means.max()
+        first_tried_differs += int(action != tried[0])
+    assert first_tried_differs > 0  # the positions tell the two rules apart
 
 
 def _win_rate_vs_random(agent, n_games: int, seed: int, num_players: int = 3) -> float:

@@ -96,7 +96,7 @@ import numpy as np
 import torch
 
 from ..core.game import margins
-from .mcts import ISMCTSAgent, play_randomly
+from .mcts import ISMCTSAgent, most_visited, play_randomly
 
 # The share of a rollout in a leaf's value for the spec "mcts+pretrained[:N]", per game; 0 (the critic alone) where
 # no other weight was measured better. Colt Express at 200 simulations, against mcts:200 and the heuristic, seats
@@ -329,10 +329,7 @@ class GuidedSearchAgent(ISMCTSAgent):
 
     def best_action(self, root: _PuctNode, legal: np.ndarray) -> int:
         """The most visited legal root action; ties go to the best mean value, then to the highest prior."""
-        visits = root.visits[legal]
-        mean = np.where(visits > 0, root.total[legal] / np.maximum(visits, 1), -np.inf)
-        order = np.lexsort((-root.prior[legal], -mean, -visits))  # the last key sorts first
-        return int(legal[order[0]])
+        return most_visited(legal, root.visits, root.total, root.prior)
 
     def leaf_values(self, states: np.ndarray, actors: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The network's prior for ``actors`` and every seat's value of ``states``, the critic's mixed with a
