@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from wildwest_envs.agents.guided_search import PRIOR_TEMPERATURES, ROLLOUT_WEIGHTS, GuidedSearchAgent
+from wildwest_envs.agents.guided_search import GuidedSearchAgent, spec_settings
 from wildwest_envs.agents.registry import agents_for_command, make_agent
 from wildwest_envs.registry import canonical_name, get_game
 from wildwest_envs.training.stats import head_to_head, wilson_interval
@@ -112,8 +112,7 @@ def main(argv: list[str] | None = None) -> str:
     if args.leaf_rollouts is None:
         swept, settings = "rollout_weight", [{"rollout_weight": w} for w in args.weights]
     else:
-        spec = {"rollout_weight": ROLLOUT_WEIGHTS.get(game_name, 0.0),
-                "prior_temperature": PRIOR_TEMPERATURES.get(game_name, 1.0)}
+        spec = {key: spec_settings(game_name)[key] for key in ("rollout_weight", "prior_temperature")}
         swept, settings = "leaf_rollouts", [{**spec, "leaf_rollouts": k} for k in args.leaf_rollouts]
     rows = sweep(game_name, settings, args.simulations, opponents, args.games, args.seed)
     command = "python -m benchmarks.guided_sweep " + " ".join(argv if argv is not None else sys.argv[1:])

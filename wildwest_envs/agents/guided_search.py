@@ -194,6 +194,19 @@ class _PuctNode:
         self.total[a] += value
 
 
+def spec_settings(game_name: str) -> dict:
+    """The ``GuidedSearchAgent`` keyword arguments of the spec ``mcts+pretrained[:N]`` for ``game_name`` (a
+    canonical name), read from the per-game tables above (their defaults where a game is absent); the advisor itself
+    is the registry's to build when ``advice_weight`` > 0."""
+    return {"rollout_weight": ROLLOUT_WEIGHTS.get(game_name, 0.0),
+            "rollout_policy": ROLLOUT_POLICY.get(game_name, "random"),
+            "leaf_rollouts": LEAF_ROLLOUTS.get(game_name, 1),
+            "prior_temperature": PRIOR_TEMPERATURES.get(game_name, 1.0),
+            "advice_weight": ADVICE_WEIGHTS.get(game_name, 0.0),
+            "value_mode": VALUE_MODE.get(game_name, "own"),
+            "lookahead": LOOKAHEAD.get(game_name)}
+
+
 class GuidedSearchAgent(ISMCTSAgent):
     """ISMCTS guided by a policy-value network (module docstring)."""
 
@@ -471,4 +484,4 @@ class GuidedSearchAgent(ISMCTSAgent):
 
 
 __all__ = ["ADVICE_WEIGHTS", "LEAF_ROLLOUTS", "LOOKAHEAD", "PRIOR_TEMPERATURES", "ROLLOUT_POLICIES", "ROLLOUT_POLICY",
-           "ROLLOUT_WEIGHTS", "VALUE_MODE", "VALUE_MODES", "GuidedSearchAgent", "Lookahead"]
+           "ROLLOUT_WEIGHTS", "VALUE_MODE", "VALUE_MODES", "GuidedSearchAgent", "Lookahead", "spec_settings"]

@@ -161,19 +161,13 @@ def _pretrained(spec: str, game_name: str, seed: int, deterministic: bool, num_p
 
 
 def _guided(spec: str, game_name: str, seed: int, num_players: int | None):
-    from .guided_search import (ADVICE_WEIGHTS, LEAF_ROLLOUTS, LOOKAHEAD, PRIOR_TEMPERATURES, ROLLOUT_POLICY,
-                                ROLLOUT_WEIGHTS, VALUE_MODE, GuidedSearchAgent)
+    from .guided_search import GuidedSearchAgent, spec_settings
     simulations = _simulations(spec, GUIDED_PREFIX)
     network = _pretrained(PRETRAINED, game_name, seed, True, num_players)
-    advice_weight = ADVICE_WEIGHTS.get(game_name, 0.0)
+    settings = spec_settings(game_name)
     return GuidedSearchAgent(get_game(game_name), network, simulations=simulations, seed=seed,
-                             name=spec if ":" in spec else GUIDED_PREFIX,
-                             rollout_weight=ROLLOUT_WEIGHTS.get(game_name, 0.0),
-                             rollout_policy=ROLLOUT_POLICY.get(game_name, "random"),
-                             leaf_rollouts=LEAF_ROLLOUTS.get(game_name, 1),
-                             prior_temperature=PRIOR_TEMPERATURES.get(game_name, 1.0), advice_weight=advice_weight,
-                             advisor=_heuristic(game_name, seed + 1) if advice_weight > 0.0 else None,
-                             value_mode=VALUE_MODE.get(game_name, "own"), lookahead=LOOKAHEAD.get(game_name))
+                             name=spec if ":" in spec else GUIDED_PREFIX, **settings,
+                             advisor=_heuristic(game_name, seed + 1) if settings["advice_weight"] > 0.0 else None)
 
 
 def _import(module_name: str, class_name: str, what: str):
