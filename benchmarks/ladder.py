@@ -37,6 +37,12 @@ head-to-head matrix across agents); the head-to-head matrix counts, for every
 pair of seats of one game, which of the two agents finished ahead (ties ½),
 with the number of meetings and a 95% Wilson interval for every cell.
 
+**An agent that changed** (``--replay SPEC``: a fixed bug, not new weights
+under an old name): the games of the journal in which it sits are played again,
+dealt and seated as before, and replace their results in the journal; the
+other games are kept, none of their agents changed. The batches keep the wall
+seconds of their first play.
+
 Writes ``<out>.md`` (settings, wall time, seconds per game of each part, the
 results table with openskill ratings, the head-to-head matrix) and
 ``<out>.png`` (win rates and ratings, and the head-to-head matrix as a heat
@@ -142,7 +148,7 @@ def added_parts(specs: list[str], added: int, games: int, search_games: int, see
 
 def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, seed: int = 0,
                batch: int = 64, journal: str | Path | None = None, workers: int = 1,
-               added: int = 0) -> tuple[list, list[str], dict]:
+               added: int = 0, replay: tuple[str, ...] = ()) -> tuple[list, list[str], dict]:
     """Play the parts of the ladder; the results (one list), the agents' names and the timings.
 
     With ``journal`` (a path prefix), each part keeps its finished batches in
@@ -151,9 +157,15 @@ def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, 
     the timings are those of the batches in the journal. ``workers`` processes play batches side by side
     (``training.tournament.play_matches``): the same games and seatings, the timings one core's. ``added``:
     the last ``added`` agents join the finished ladder of the others in ``journal`` (``added_parts``).
+    ``replay``: specs of agents whose journaled games are played again (``play_matches``' ``replay``).
     """
     if added and journal is None:
         raise ValueError("--added needs --journal, the journal of the ladder the new agents join")
+    if replay and journal is None:
+        raise ValueError("--replay needs --journal, the journal whose games it plays again")
+    unknown = [spec for spec in replay if spec not in specs]
+    if unknown:
+        raise ValueError(f"--replay {' '.join(unknown)}: not among the agents {specs}")
     parts = (added_parts(specs, added, games, search_games, seed, journal) if added
              else ladder_parts(specs, games, search_games, seed))
     agents = agents_for_command(specs, game_name, PLAYERS, seed, prog="benchmarks.ladder")
@@ -169,7 +181,8 @@ def run_ladder(game_name: str, specs: list[str], games: int, search_games: int, 
                                         agents[:part.agents], PLAYERS, part.seed, part.schedule)
         part_results = play_matches(game_name, agents, PLAYERS, part.games, part.seed, batch, part.schedule,
                                     journal=part_journal, workers=workers,
-                                    make_agents=AgentSpecs(tuple(specs), game_name, PLAYERS, seed))
+                                    make_agents=AgentSpecs(tuple(specs), game_name, PLAYERS, seed),
+                                    replay=[i for i, spec in enumerate(specs) if spec in replay])
         seconds = part_journal.seconds(part.games) if part_journal else time.perf_counter() - start
         timings[part.label] = (part.games, len(part.schedule), seconds)
         results += part_results
@@ -271,6 +284,9 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--added", type=int, default=0, help="the last K agents join the finished ladder of the "
                                                              "others in --journal: only their seatings are played "
                                                              "(--games and --search-games count those)")
+    parser.add_argument("--replay", nargs="+", default=[], metavar="SPEC",
+                        help="agents whose play changed since --journal was written (a fixed bug): the journal's "
+                             "games in which they sit are played again and replace their results")
     args = parser.parse_args(argv)
     if args.simulations < 1 or args.workers < 1 or args.games < 0 or args.search_games < 0 or args.added < 0:
         parser.error("--simulations and --workers must be positive and the counts non-negative")
@@ -286,7 +302,7 @@ def main(argv: list[str] | None = None) -> str:
     command = "python -m benchmarks.ladder " + " ".join(argv if argv is not None else sys.argv[1:])
     try:
         results, names, timings = run_ladder(game_name, specs, args.games, args.search_games, args.seed, args.batch,
-                                            args.journal, args.workers, args.added)
+                                            args.journal, args.workers, args.added, tuple(args.replay))
     except ValueError as error:  # a journal of another ladder, an unknown agent spec, a bad --added
         parser.error(str(error))
     markdown = ladder_report(game_name, results, names, timings, args.seed, command.strip())

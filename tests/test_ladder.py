@@ -114,6 +114,60 @@ def test_an_added_agent_plays_only_its_own_seatings_and_the_earlier_games_come_f
     assert "no journal" in capsys.readouterr().err
 
 
+def test_replay_plays_again_the_games_of_a_changed_agent_and_keeps_the_others(tmp_path, capsys):
+    """``--replay SPEC``: the journal's games in which that agent sits are played again, on the same deals and
+    seatings, and replace their results in place; every other game, the batches and their seconds are kept."""
+    journal = tmp_path / "wow"
+    argv = ["--game", "way_out_west", "--agents", "random", "heuristic", "mcts:2", "mcts:3", "--games", "0",
+            "--search-games", "16", "--batch", "8", "--journal", str(journal), "--out", str(tmp_path / "ladder")]
+    ladder.main(argv)
+    path = tmp_path / "wow.search.jsonl"
+    header, *batches = [json.loads(line) for line in path.read_text().splitlines()]
+    for batch in batches:  # mark every result, so that a replayed one shows
+        for result in batch["results"]:
+            result["n_decisions"] = -1
+    path.write_text("".join(json.dumps(record) + "\n" for record in [header, *batches]))
+    ladder.main([*argv, "--replay", "mcts:2"])
+    after_header, *after = [json.loads(line) for line in path.read_text().splitlines()]
+    assert after_header == header and [b["start"] for b in after] == [b["start"] for b in batches]
+    assert [b["seconds"] for b in after] == [b["seconds"] for b in batches]
+    replayed = kept = 0
+    for before_batch, after_batch in zip(batches, after):
+        for old, new in zip(before_batch["results"], after_batch["results"]):
+            assert (new["index"], new["seating"]) == (old["index"], old["seating"])
+            if 2 in new["seating"]:
+                assert new["n_decisions"] > 0 and sum(new["win_shares"]) == pytest.approx(1)
+                replayed += 1
+            else:
+                assert new == old
+                kept += 1
+    assert replayed and kept and replayed + kept == 16
+    for extra, message in ((["--replay", "mcts:9"], "not among the agents"),):
+        with pytest.raises(SystemExit):
+            ladder.main([*argv, *extra])
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ladder.main([*argv[:-4], "--out", str(tmp_path / "b"), "--replay", "mcts:2"])
+    assert "--replay needs --journal" in capsys.readouterr().err
+
+
+def test_a_journal_refuses_to_replace_a_game_it_does_not_hold(tmp_path):
+    from wildwest_envs.training.journal import MatchJournal
+    from wildwest_envs.training.tournament import play_matches
+
+    journal = MatchJournal(tmp_path / "j.jsonl", {"game": "way_out_west_v0"})
+    journal.append(0, 1.0, [{"index": 0, "n_decisions": 5}])
+    text = journal.path.read_text()
+    with pytest.raises(ValueError, match="cannot replace games \\[1\\]"):
+        journal.replace([{"index": 1, "n_decisions": 6}])
+    assert journal.path.read_text() == text
+    journal.replace([{"index": 0, "n_decisions": 7}])
+    assert MatchJournal(journal.path, {"game": "way_out_west_v0"}).batches[0]["results"] == [{"index": 0,
+                                                                                             "n_decisions": 7}]
+    with pytest.raises(ValueError, match="replay needs the journal"):
+        play_matches("way_out_west", ["random"] * 3, 3, 2, progress=False, replay=[0])
+
+
 def test_bad_ladder_arguments_are_refused():
     for argv in (["--game", "colt_express", "--simulations", "0"], ["--game", "colt_express", "--agents", "random"],
                  ["--game", "colt_express", "--games", "-1"], ["--game", "colt_express", "--workers", "0"],

@@ -24,6 +24,7 @@ journal of its part without search.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 FORMAT = "wildwest_envs.match_journal/1"  # first line's "format": what this module reads and writes
@@ -45,6 +46,7 @@ class MatchJournal:
         self.path = Path(path)
         self.settings = json.loads(json.dumps(settings))  # tuples become lists, as read back from the file
         self.batches: list[dict] = []
+        self._header = ""  # the file's first line
         if self.path.exists():
             self._read()
 
@@ -72,6 +74,7 @@ class MatchJournal:
                                  f"0; expected a batch starting at game {expected})")
             expected += len(record["results"])
         self.batches = records[1:]
+        self._header = lines[0]
 
     @property
     def games(self) -> int:
@@ -108,9 +111,32 @@ class MatchJournal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as file:
             if file.tell() == 0:
-                file.write(json.dumps({"format": FORMAT, "settings": self.settings}) + "\n")
+                self._header = json.dumps({"format": FORMAT, "settings": self.settings})
+                file.write(self._header + "\n")
             file.write(json.dumps(record) + "\n")
         self.batches.append(record)
+
+
+    def replace(self, results: list[dict]) -> None:
+        """Put ``results`` (result fields, each with the ``index`` of a game on disk) in place of the journal's
+        results of the same games, and rewrite the file (whole, then renamed over the old one); the batches keep
+        their wall seconds.
+
+        Raises:
+            ValueError: a result names no game on disk.
+        """
+        if not results:
+            return
+        by_index = {fields["index"]: fields for fields in results}
+        missing = sorted(set(by_index) - set(range(self.games)))
+        if missing:
+            raise ValueError(f"journal holds games 0..{self.games - 1}; cannot replace games {missing}")
+        for batch in self.batches:
+            batch["results"] = [by_index.get(fields["index"], fields) for fields in batch["results"]]
+        text = self._header + "\n" + "".join(json.dumps(batch) + "\n" for batch in self.batches)
+        written = self.path.with_name(self.path.name + ".new")
+        written.write_text(text)
+        os.replace(written, self.path)
 
 
 def journal_settings(path: str | Path) -> dict | None:

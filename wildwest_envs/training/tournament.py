@@ -34,7 +34,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,7 +109,8 @@ class GameResult:
 def play_matches(game, agents: list, num_players: int, n_games: int, seed: int = 0, batch: int = 256,
                  schedule: list[tuple[int, ...]] | None = None, progress: bool = True,
                  save_games: str | Path | None = None, save_events: bool = False, journal: MatchJournal | None = None,
-                 workers: int = 1, make_agents: Callable[[int], list] | None = None, **options) -> list[GameResult]:
+                 workers: int = 1, make_agents: Callable[[int], list] | None = None, replay: Sequence[int] = (),
+                 **options) -> list[GameResult]:
     """Play ``n_games`` games between ``agents`` through the batched engine, ``batch`` at a time.
 
     Game ``i`` is dealt from ``(seed, i)`` and seated by ``schedule`` (default
@@ -132,10 +133,15 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
             index (0, 1, ...) to build its own copies of ``agents`` (``AgentSpecs``); ``agents`` then only
             name the players. Agents that draw random numbers draw from each worker's own generator, so
             their moves differ from a serial run's.
+        replay: indices of agents whose play changed since ``journal`` was written (a fixed bug): the journal's
+            games in which one of them sits are played again, dealt and seated as before, and replace their
+            results in the journal (rewritten after each batch; its batches keep their wall seconds). The
+            other games are kept: no agent of theirs changed.
         options: further game options (``num_players`` is set from the argument).
 
     Raises:
-        ValueError: an agent returned an illegal action, or ``workers > 1`` without ``make_agents``.
+        ValueError: an agent returned an illegal action, ``workers > 1`` without ``make_agents``, or ``replay``
+            without a journal.
     """
     game = get_game(game) if isinstance(game, str) else game
     schedule = list(schedule if schedule is not None else seat_schedule(len(agents), num_players))
@@ -144,6 +150,8 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
     if seatings.size and (seatings.shape[1] != num_players or seatings.max() >= len(agents)):
         raise ValueError(f"schedule rows must give one of {len(agents)} agents for each of {num_players} seats")
     results: list[GameResult] = journal.results(n_games, GameResult) if journal is not None else []
+    if replay and journal is None:
+        raise ValueError("replay needs the journal whose games it plays again")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if workers > 1 and make_agents is None:
@@ -152,19 +160,28 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
     if workers > 1 and not _is_registered(game):
         raise ValueError(f"workers > 1 needs a registered game (each worker process looks {game.name!r} up by its "
                          "name); a Game bound with Game.from_package plays with workers=1")
-    starts = range(len(results), n_games, batch)
-    plan = [(start, seatings[start:start + batch]) for start in starts]
+    again = np.array([r.index for r in results if set(r.seating) & set(replay)], dtype=np.int64)
+    replays = [again[k:k + batch] for k in range(0, len(again), batch)]
+    plan = replays + [np.arange(start, min(start + batch, n_games)) for start in range(len(results), n_games, batch)]
+    plan = [(indices, seatings[indices]) for indices in plan]
     settings = dict(seed=seed, num_players=num_players, options=options, save_games=save_games,
                     save_events=save_events)
-    with tqdm(total=n_games, initial=len(results), desc="games", disable=not progress, leave=False) as bar:
+    with tqdm(total=n_games + len(again), initial=len(results), desc="games", disable=not progress,
+              leave=False) as bar:
         if workers > 1:
             batches = _play_in_workers(game.name, make_agents, workers, plan, settings, bar)
         else:
-            batches = (_play_batch(game, agents, start, rows, bar.update, **settings) for start, rows in plan)
-        for start, seconds, batch_results in batches:
+            batches = (_play_batch(game, agents, indices, rows, bar.update, **settings) for indices, rows in plan)
+        for k, (indices, seconds, batch_results) in enumerate(batches):
+            fields = [dataclasses.asdict(r) for r in batch_results]
+            if k < len(replays):
+                for result in batch_results:
+                    results[result.index] = result
+                journal.replace(fields)
+                continue
             results += batch_results
             if journal is not None:
-                journal.append(start, seconds, [dataclasses.asdict(r) for r in batch_results])
+                journal.append(int(indices[0]), seconds, fields)
     return results
 
 
@@ -176,12 +193,14 @@ def _is_registered(game) -> bool:
         return False
 
 
-def _play_batch(game, agents: list, start: int, seatings: np.ndarray, on_finished, seed: int, num_players: int,
-                options: dict, save_games: str | Path | None, save_events: bool) -> tuple[int, float, list]:
-    """Games ``start .. start + len(seatings) - 1`` of a match: ``(start, wall seconds, results)``."""
+def _play_batch(game, agents: list, indices: np.ndarray, seatings: np.ndarray, on_finished, seed: int,
+                num_players: int, options: dict, save_games: str | Path | None,
+                save_events: bool) -> tuple[np.ndarray, float, list]:
+    """Games ``indices`` of a match: ``(indices, wall seconds, results)``."""
     size = len(seatings)
     clock = time.perf_counter()
-    states = game.init_batch(size, seed, start, num_players=num_players, **options)
+    states = game.init(np.concatenate([game_seeds(seed, 1, int(i)) for i in indices]), num_players=num_players,
+                       **options)
     moves: list[list[tuple[int, int]]] = [[] for _ in range(size)]
 
     def remember(decisions: Decisions) -> None:
@@ -190,12 +209,12 @@ def _play_batch(game, agents: list, start: int, seatings: np.ndarray, on_finishe
 
     play_to_end(game, states, agents, seatings, on_finished=on_finished,
                 on_decisions=remember if save_games is not None else None)
-    batch_results = _results(game, states, seatings, start)
+    batch_results = _results(game, states, seatings, indices)
     seconds = time.perf_counter() - clock
     if save_games is not None:
-        _save_records(game, Path(save_games), seed, start, states, moves, seatings, agents,
+        _save_records(game, Path(save_games), seed, indices, states, moves, seatings, agents,
                       dict(options, num_players=num_players), save_events)
-    return start, seconds, batch_results
+    return indices, seconds, batch_results
 
 
 # ---- worker processes ---------------------------------------------------------------------------
@@ -237,13 +256,13 @@ def _start_worker(game_name: str, make_agents: Callable[[int], list], counter) -
     _worker.update(game=get_game(game_name), agents=make_agents(index))
 
 
-def _worker_batch(start: int, seatings: np.ndarray, settings: dict) -> tuple[int, float, list]:
+def _worker_batch(indices: np.ndarray, seatings: np.ndarray, settings: dict) -> tuple[np.ndarray, float, list]:
     """One batch played in a worker process (``_play_batch`` with the worker's game and agents)."""
-    return _play_batch(_worker["game"], _worker["agents"], start, seatings, None, **settings)
+    return _play_batch(_worker["game"], _worker["agents"], indices, seatings, None, **settings)
 
 
 def _play_in_workers(game_name: str, make_agents, workers: int, plan: list, settings: dict, bar):
-    """Yield ``(start, seconds, results)`` of every planned batch in order, played by ``workers`` processes
+    """Yield ``(indices, seconds, results)`` of every planned batch in order, played by ``workers`` processes
     (each batch's games count on ``bar`` as soon as it is back; a failed batch cancels the rest)."""
     if not plan:
         return
@@ -251,15 +270,15 @@ def _play_in_workers(game_name: str, make_agents, workers: int, plan: list, sett
     pool = ProcessPoolExecutor(min(workers, max(len(plan), 1)), mp_context=context, initializer=_start_worker,
                                initargs=(game_name, make_agents, context.Value("i", 0)))
     try:
-        futures = [pool.submit(_worker_batch, start, rows, settings) for start, rows in plan]
+        futures = {pool.submit(_worker_batch, indices, rows, settings): k for k, (indices, rows) in enumerate(plan)}
         done: dict[int, tuple] = {}
         following = 0
         for future in as_completed(futures):
-            start, seconds, batch_results = future.result()
-            bar.update(len(batch_results))
-            done[start] = (start, seconds, batch_results)
-            while following < len(plan) and plan[following][0] in done:
-                yield done.pop(plan[following][0])
+            played = future.result()
+            bar.update(len(played[2]))
+            done[futures[future]] = played
+            while following in done:
+                yield done.pop(following)
                 following += 1
     finally:
         pool.shutdown(cancel_futures=True)
@@ -275,17 +294,16 @@ def open_journal(path: str | Path, game_name: str, agents: list, num_players: in
     return MatchJournal(path, settings)
 
 
-def _save_records(game, folder: Path, seed: int, start: int, states: np.ndarray, moves: list, seatings: np.ndarray,
-                  agents: list, options: dict, events: bool = False) -> None:
+def _save_records(game, folder: Path, seed: int, indices: np.ndarray, states: np.ndarray, moves: list,
+                  seatings: np.ndarray, agents: list, options: dict, events: bool = False) -> None:
     """One game record per game of a batch, ``folder/game_<index>.json``."""
-    seeds = game_seeds(seed, len(states), start)
-    for b in range(len(states)):
+    for b, index in enumerate(indices):
         players = [agent_name(agents[k]) for k in seatings[b]]
-        make_record(game, int(seeds[b]), options, moves[b], players, states[b], events=events).save(
-            folder / f"game_{start + b:05d}.json")
+        make_record(game, int(game_seeds(seed, 1, int(index))[0]), options, moves[b], players, states[b],
+                    events=events).save(folder / f"game_{index:05d}.json")
 
 
-def _results(game, states: np.ndarray, seatings: np.ndarray, start: int) -> list[GameResult]:
+def _results(game, states: np.ndarray, seatings: np.ndarray, indices: np.ndarray) -> list[GameResult]:
     """``GameResult`` of each finished record of one batch."""
     n = seatings.shape[1]
     scores = game.scores(states)[:, :n]
@@ -295,7 +313,7 @@ def _results(game, states: np.ndarray, seatings: np.ndarray, start: int) -> list
     # left out: games without a result (the decision cap, or a game's own cap scored as a draw); a game's own
     # cap scored by its rules (Wild West Express: cap_scoring="vp", the VP leaders win) keeps its result
     truncated = game.truncated(states) & ~(game.returns(states) != 0).any(axis=1)
-    return [GameResult(start + b, tuple(int(a) for a in seatings[b]), tuple(int(s) for s in scores[b]),
+    return [GameResult(int(indices[b]), tuple(int(a) for a in seatings[b]), tuple(int(s) for s in scores[b]),
                        tuple(int(r) for r in ranks[b]), tuple(float(w) for w in shares[b]), bool(truncated[b]),
                        int(states["n_decisions"][b]))
             for b in range(len(states))]
