@@ -41,7 +41,9 @@ with the number of meetings and a 95% Wilson interval for every cell.
 under an old name): the games of the journal in which it sits are played again,
 dealt and seated as before, and replace their results in the journal; the
 other games are kept, none of their agents changed. The batches keep the wall
-seconds of their first play.
+seconds of their first play. The journal is rewritten after each replayed
+batch: a replay stopped midway leaves the games it reached replayed, and run
+again it plays them all again.
 
 Writes ``<out>.md`` (settings, wall time, seconds per game of each part, the
 results table with openskill ratings, the head-to-head matrix) and

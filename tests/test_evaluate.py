@@ -194,6 +194,16 @@ def test_workers_play_the_games_of_a_serial_run_in_order_into_one_journal(tmp_pa
     journal = open_journal(path, GAME_NAME, agents, 3, 5, schedule)  # a serial run takes the workers' games
     assert play_matches(GAME_NAME, agents, 3, 10, 5, batch=3, schedule=schedule, progress=False,
                         journal=journal) == serial
+    original = path.read_text()  # replayed by the workers, the games of deterministic agents come back the same
+    header, *batches = [json.loads(line) for line in original.splitlines()]
+    for batch in batches:
+        for result in batch["results"]:
+            result["n_decisions"] = -1
+    path.write_text("".join(json.dumps(record) + "\n" for record in [header, *batches]))
+    journal = open_journal(path, GAME_NAME, agents, 3, 5, schedule)
+    assert play_matches(GAME_NAME, agents, 3, 10, 5, batch=3, schedule=schedule, progress=False, journal=journal,
+                        workers=2, make_agents=_first_legal_agents, replay=[1]) == serial
+    assert path.read_text() == original
 
 
 def test_workers_need_a_factory_and_worker_seeds_differ():
