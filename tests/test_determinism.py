@@ -36,7 +36,7 @@ from tests._play import ACTION_SALT, action_rngs, mid_game_states, without_rng
 from tests.conftest import GAME_NAMES, SERIAL_BELOW_DEFAULT
 from wildwest_envs import make
 from wildwest_envs.core import kernels
-from wildwest_envs.core.rng import game_seed, game_seeds
+from wildwest_envs.core.rng import game_seed, game_seeds, game_seeds_at
 from wildwest_envs.core.sampling import sample_legal
 from wildwest_envs.registry import get_game
 
@@ -124,6 +124,9 @@ def test_game_seeds_are_the_game_seed_of_each_game_whatever_the_seed_and_offset(
                 expected = np.array([game_seed(seed, offset + i) & (2**64 - 1) for i in range(n)], dtype=np.uint64)
                 got = game_seeds(seed, n, offset)
                 assert got.dtype == np.uint64 and got.tobytes() == expected.tobytes(), (seed, offset, n)
+            picked = rng.permutation(50)[:7]  # any game numbers, in any order (a replay's)
+            expected = np.array([game_seed(seed, int(i)) & (2**64 - 1) for i in picked], dtype=np.uint64)
+            assert game_seeds_at(seed, picked).tobytes() == expected.tobytes(), seed
     for bad in (1.5, True, "3"):
         with pytest.raises(TypeError, match="seed must be an integer"):
             game_seeds(bad, 2)
@@ -256,8 +259,9 @@ def test_reseed_changes_future_chance_reproducibly(name):
     game.reseed(b, game_seeds(7, len(states)))
     future_a = play(game, a, action_rngs(rows))
     assert play(game, b, action_rngs(rows)) == future_a
-    differ = [any(without_rng(np.frombuffer(x, game.state_dtype)[0]) != without_rng(np.frombuffer(y, game.state_dtype)[0])
-                  for x, y in zip(original[r], future_a[r])) or len(original[r]) != len(future_a[r]) for r in rows]
+    differ = [any(without_rng(np.frombuffer(x, game.state_dtype)[0])
+                  != without_rng(np.frombuffer(y, game.state_dtype)[0]) for x, y in zip(original[r], future_a[r]))
+              or len(original[r]) != len(future_a[r]) for r in rows]
     assert np.mean(differ) > 0.5, f"only {sum(differ)} of {len(states)} reseeded games diverged"
 
 

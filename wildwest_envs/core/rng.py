@@ -128,7 +128,13 @@ def game_seeds(seed: int, n: int, offset: int = 0) -> np.ndarray:
     """Seeds of games ``offset .. offset+n-1`` of a run seeded with ``seed``: ``game_seed`` of each, computed on
     a uint64 array at once (a deal of a few games is called every step of a batch with auto-reset, where a
     Python loop over the games would cost more than the deal itself)."""
-    index = np.arange(n, dtype=np.uint64) + np.uint64(int(offset) & _MASK64)
+    return game_seeds_at(seed, np.arange(n, dtype=np.uint64) + np.uint64(int(offset) & _MASK64))
+
+
+def game_seeds_at(seed: int, indices: np.ndarray) -> np.ndarray:
+    """Seeds of the games numbered ``indices`` (non-negative integers, in any order) of a run seeded with ``seed``:
+    ``game_seed`` of each, as ``game_seeds`` computes them."""
+    index = np.asarray(indices).astype(np.uint64)
     with np.errstate(over="ignore"):  # uint64 arithmetic wraps, as game_seed's & _MASK64 does
         return _mix_array(np.uint64(_run_word(seed)) ^ (index * _GOLDEN))
 

@@ -116,7 +116,6 @@ class MatchJournal:
             file.write(json.dumps(record) + "\n")
         self.batches.append(record)
 
-
     def replace(self, results: list[dict]) -> None:
         """Put ``results`` (result fields, each with the ``index`` of a game on disk) in place of the journal's
         results of the same games, and rewrite the file (whole, then renamed over the old one); the batches keep

@@ -44,7 +44,7 @@ from tqdm import tqdm
 
 from wildwest_envs.agents.registry import make_agents as agents_of_specs
 from wildwest_envs.core.records import make_record
-from wildwest_envs.core.rng import game_seeds
+from wildwest_envs.core.rng import game_seeds_at
 from wildwest_envs.core.runner import Decisions, agent_name, play_to_end
 from wildwest_envs.registry import canonical_name, get_game
 from wildwest_envs.training.journal import MatchJournal
@@ -160,10 +160,11 @@ def play_matches(game, agents: list, num_players: int, n_games: int, seed: int =
     if workers > 1 and not _is_registered(game):
         raise ValueError(f"workers > 1 needs a registered game (each worker process looks {game.name!r} up by its "
                          "name); a Game bound with Game.from_package plays with workers=1")
-    again = np.array([r.index for r in results if set(r.seating) & set(replay)], dtype=np.int64)
-    replays = [again[k:k + batch] for k in range(0, len(again), batch)]
-    plan = replays + [np.arange(start, min(start + batch, n_games)) for start in range(len(results), n_games, batch)]
-    plan = [(indices, seatings[indices]) for indices in plan]
+    changed = set(replay)
+    again = np.array([r.index for r in results if changed.intersection(r.seating)], dtype=np.int64)
+    replays = [again[k:k + batch] for k in range(0, len(again), batch)]  # played first, then the missing games
+    fresh = [np.arange(start, min(start + batch, n_games)) for start in range(len(results), n_games, batch)]
+    plan = [(indices, seatings[indices]) for indices in replays + fresh]
     settings = dict(seed=seed, num_players=num_players, options=options, save_games=save_games,
                     save_events=save_events)
     with tqdm(total=n_games + len(again), initial=len(results), desc="games", disable=not progress,
@@ -199,8 +200,8 @@ def _play_batch(game, agents: list, indices: np.ndarray, seatings: np.ndarray, o
     """Games ``indices`` of a match: ``(indices, wall seconds, results)``."""
     size = len(seatings)
     clock = time.perf_counter()
-    states = game.init(np.concatenate([game_seeds(seed, 1, int(i)) for i in indices]), num_players=num_players,
-                       **options)
+    seeds = game_seeds_at(seed, indices)
+    states = game.init(seeds, num_players=num_players, **options)
     moves: list[list[tuple[int, int]]] = [[] for _ in range(size)]
 
     def remember(decisions: Decisions) -> None:
@@ -212,7 +213,7 @@ def _play_batch(game, agents: list, indices: np.ndarray, seatings: np.ndarray, o
     batch_results = _results(game, states, seatings, indices)
     seconds = time.perf_counter() - clock
     if save_games is not None:
-        _save_records(game, Path(save_games), seed, indices, states, moves, seatings, agents,
+        _save_records(game, Path(save_games), seeds, indices, states, moves, seatings, agents,
                       dict(options, num_players=num_players), save_events)
     return indices, seconds, batch_results
 
@@ -294,13 +295,13 @@ def open_journal(path: str | Path, game_name: str, agents: list, num_players: in
     return MatchJournal(path, settings)
 
 
-def _save_records(game, folder: Path, seed: int, indices: np.ndarray, states: np.ndarray, moves: list,
+def _save_records(game, folder: Path, seeds: np.ndarray, indices: np.ndarray, states: np.ndarray, moves: list,
                   seatings: np.ndarray, agents: list, options: dict, events: bool = False) -> None:
-    """One game record per game of a batch, ``folder/game_<index>.json``."""
+    """One game record per game of a batch (dealt from ``seeds``), ``folder/game_<index>.json``."""
     for b, index in enumerate(indices):
         players = [agent_name(agents[k]) for k in seatings[b]]
-        make_record(game, int(game_seeds(seed, 1, int(index))[0]), options, moves[b], players, states[b],
-                    events=events).save(folder / f"game_{index:05d}.json")
+        make_record(game, int(seeds[b]), options, moves[b], players, states[b], events=events).save(
+            folder / f"game_{index:05d}.json")
 
 
 def _results(game, states: np.ndarray, seatings: np.ndarray, indices: np.ndarray) -> list[GameResult]:
