@@ -11,7 +11,7 @@ import pytest
 from numba import njit, prange
 from numba.core.errors import TypingError
 
-from wildwest_envs.core.kernels import lowest_bit
+from wildwest_envs.core.kernels import lowest_bit, serial
 from wildwest_envs.core.prefetch import prefetch, prefetch_whole_record
 from wildwest_envs.core.borrowed import borrowed
 from wildwest_envs.rail.intrinsics import prefetch_field
@@ -177,7 +177,7 @@ def test_sample_legal_reads_strided_and_other_eight_bit_rows_as_contiguous_int8_
     rng = gen.integers(0, 2**63, size=300, dtype=np.uint64)
     expected = [_reference_sample(m.astype(np.int8), int(r)) for m, r in zip(masks, rng)]
     out = np.zeros(300, dtype=np.int64)
-    sample_legal(masks, rng, out)
+    serial(sample_legal)(masks, rng, out)  # the build a sampler's rows run on (core.kernels.dual), for these types
     assert out.tolist() == [a for a, _ in expected]
     assert rng.tolist() == [r for _, r in expected]
 
@@ -232,7 +232,7 @@ def test_builds_compile_only_where_a_use_needs_them():
     """``dual`` wraps parallel kernels only (a serial kernel has no second build to compile); every game's deal
     and invariant check run their serial build for all batch sizes (``core.kernels.serial``)."""
     from wildwest_envs.colt_express import invariants, rules
-    from wildwest_envs.core.kernels import DualKernel, dual, serial
+    from wildwest_envs.core.kernels import DualKernel, dual
     from wildwest_envs.registry import GAMES, get_game
 
     assert dual(rules.scores) is rules.scores and serial(rules.scores) is rules.scores
@@ -245,6 +245,26 @@ def test_builds_compile_only_where_a_use_needs_them():
         game = get_game(name)
         for kernel in (game.init_kernel, game.invariants_kernel):
             assert not getattr(kernel, "targetoptions", {}).get("parallel")
+
+
+@pytest.mark.parametrize("name", ["colt_express", "wild_west_express", "way_out_west"])
+def test_a_rules_modules_step_runs_the_builds_the_game_runs(name):
+    """``rules.step`` (``core.engine.batch_kernels``) steps as ``Game.step`` does, by the builds ``dual`` picks: the
+    parallel decorator's own build, which no use needs, is never compiled (in this process, by any test)."""
+    import importlib
+
+    from wildwest_envs.registry import get_game
+
+    rules = importlib.import_module(f"wildwest_envs.{name}.rules")
+    game = get_game(f"{name}_v0")
+    states = game.init_batch(3, seed=5)
+    expected = states.copy()
+    actions = np.argmax(game.legal_mask(states), axis=1).astype(np.int64)
+    rules.step(states, actions)
+    game.step(expected, actions)
+    assert states.tobytes() == expected.tobytes() and (states["n_decisions"] == 1).all()
+    for kernel in (rules.init, rules.legal_mask, rules.step_and_mask):
+        assert not kernel.overloads, kernel
 
 
 def test_chunks_give_each_thread_about_eight_of_at_most_256_records():
@@ -382,7 +402,6 @@ def test_the_hot_kernels_of_the_engine_games_count_no_references(name):
     sampler, compile without reference counting (``core.borrowed.UNCOUNTED``; 5-14% of random play measured)."""
     import importlib
 
-    from wildwest_envs.core.kernels import serial
     from wildwest_envs.core.sampling import sample_legal
 
     rules = importlib.import_module(f"wildwest_envs.{name}.rules")

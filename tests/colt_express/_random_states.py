@@ -16,6 +16,7 @@ from wildwest_envs.colt_express import rules
 from wildwest_envs.colt_express.data import N_ACTIONS
 from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.state import STATE_DTYPE
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.registry import get_game
 
@@ -47,7 +48,7 @@ def random_states(num_players: int, expert: bool, n_games: int = 6, seed: int = 
     masks = np.zeros((n_games, N_ACTIONS), dtype=np.int8)
     snapshots = [states.copy()]
     while not states["done"].all():
-        rules.legal_mask(states, masks)
+        serial(rules.legal_mask)(states, masks)
         rules.step(states, random_actions(masks, rng))
         snapshots.append(states.copy())
     # keep each final record once

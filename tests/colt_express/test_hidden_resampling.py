@@ -18,6 +18,7 @@ from wildwest_envs.colt_express.data import BULLET_CARD, DEC_MOVE_DEST, DEC_PLAN
 from wildwest_envs.colt_express.observation import OBS
 from wildwest_envs.colt_express.positions import place, position
 from wildwest_envs.colt_express.state import NOBODY
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.registry import get_game
 
@@ -26,7 +27,7 @@ CHI2_CRITICAL_0001 = {1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515}  # 
 
 def _observe(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
     out = np.zeros((len(states), OBS.size), dtype=np.float32)
-    observation.observe(states, np.ascontiguousarray(seats, dtype=np.int64), out)
+    serial(observation.observe)(states, np.ascontiguousarray(seats, dtype=np.int64), out)
     return out
 
 

@@ -18,6 +18,7 @@ from wildwest_envs.colt_express.data import (BULLET_CARD, DEC_MOVE_DEST, DEC_PLA
 from wildwest_envs.colt_express.invariants import INVARIANT_MESSAGES, N_INVARIANTS, validate_state
 from wildwest_envs.colt_express.observation import OBS_SIZE, observe
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.registry import get_game
 
 _CHECK = get_game("colt_express_v0").invariants_kernel  # the serial build the library runs (core.kernels.serial)
@@ -279,7 +280,7 @@ def test_validate_state_never_crashes_and_guards_the_kernels(field, position, va
         assert codes_of(states)[0] == 0
         out = np.zeros((1, OBS_SIZE), np.float32)
         for seat in range(int(states[0]["num_players"])):
-            observe(states, np.array([seat]), out)
+            serial(observe)(states, np.array([seat]), out)
             assert np.isfinite(out).all()
 
 

@@ -34,7 +34,8 @@ from wildwest_envs.colt_express.observation import (BANDIT_CHARACTER, BANDIT_COL
                                                     CODE_COUNT_SCALE, BULLET_COUNT_SCALE, HAND_SIZE_SCALE, OBS,
                                                     OBS_SIZE, PILE_COLUMNS, PURSE_COLUMNS, PURSE_VALUE,
                                                     PURSE_VALUE_UNKNOWN, PURSE_WHERE_REMOVED, SEAT_COLUMNS,
-                                                    SEAT_HAND_SIZE, observe)
+                                                    SEAT_HAND_SIZE, observe as observe_kernel)
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
 from wildwest_envs.registry import get_game
 
@@ -48,6 +49,7 @@ EXPECTED_FIELDS = {  # name: shape (§11.6, refined as the module docstring says
     "pile": (24, 23), "pending_bandit": (6,), "pending_victim": (6,), "ghost": (1,),
 }
 
+observe = serial(observe_kernel)  # the build Game runs (core.kernels.serial): no parallel build of the tests' own
 observe_all = partial(observation_checks.observe_all, observe, OBS_SIZE)  # (states, seat): all rows written
 
 
@@ -176,7 +178,7 @@ def test_ghost_flag_matches_the_face_down_option(config):
     """§7, §11.3: a face-down play outside a tunnel is legal only when the ghost flag is set."""
     states = random_states(*config)
     masks = np.zeros((len(states), N_ACTIONS), np.int8)
-    rules.legal_mask(states, masks)
+    serial(rules.legal_mask)(states, masks)
     hits = 0
     for b, record in enumerate(states):
         if record["decision"] != DEC_PLAN:

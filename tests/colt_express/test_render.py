@@ -254,13 +254,14 @@ def test_rgb_picture_has_a_constant_shape_and_is_not_blank(n, done):
 def _random_play(n: int, seed: int, expert: bool, check) -> None:
     """Play one random legal game with the rules kernels, calling ``check(states, mask)`` each step."""
     from wildwest_envs.colt_express import rules
+    from wildwest_envs.core.kernels import serial
 
     states = np.zeros(1, STATE_DTYPE)
     GAME.init_kernel(states, np.array([seed], np.uint64), kernel_options(parse_options(num_players=n, expert=expert)))
     rng = np.random.default_rng(seed)
     mask = np.zeros((1, D.N_ACTIONS), np.int8)
     while not states[0]["done"] and states[0]["n_decisions"] < states[0]["max_decisions"]:
-        rules.legal_mask(states, mask)
+        serial(rules.legal_mask)(states, mask)
         check(states, mask[0])
         rules.step(states, np.array([rng.choice(np.flatnonzero(mask[0]))], np.int64))
     check(states, mask[0] * 0)

@@ -18,6 +18,7 @@ from wildwest_envs.colt_express.data import (A_CAR, A_DRAW, DEC_MOVE_DEST, DEC_N
 from wildwest_envs.colt_express.options import kernel_options, parse_options
 from wildwest_envs.colt_express.positions import legal_actions, place, play, position
 from wildwest_envs.colt_express.state import NOBODY, STATE_DTYPE
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.registry import get_game
 
 _INIT = get_game("colt_express_v0").init_kernel  # the serial deal the library runs (core.kernels.serial)
@@ -92,7 +93,7 @@ def _random_games(n: int, expert: bool, n_games: int, seed: int, auto_resolve: b
         live = ~states["done"]
         if not live.any():
             break
-        rules.legal_mask(states, masks)
+        serial(rules.legal_mask)(states, masks)
         assert_only_live_games_can_act(masks, live)
         current = states["current"][live]
         assert ((current >= 0) & (current < n)).all() and (states["decision"][live] != DEC_NONE).all()
@@ -125,17 +126,18 @@ _REPLAY = textwrap.dedent("""
     import sys, numpy as np
     from wildwest_envs.colt_express import rules
     from wildwest_envs.colt_express.state import STATE_DTYPE
+    from wildwest_envs.core.kernels import serial
     from wildwest_envs.colt_express.data import N_ACTIONS
     from wildwest_envs.colt_express.options import kernel_options, parse_options
     out = []
     for n, expert in ((2, True), (4, False), (5, True)):
         states = np.zeros(2, dtype=STATE_DTYPE)
-        rules.init(states, np.array([11, 12], dtype=np.uint64), kernel_options(parse_options(num_players=n,
-                                                                                              expert=expert)))
+        serial(rules.init)(states, np.array([11, 12], dtype=np.uint64),
+                           kernel_options(parse_options(num_players=n, expert=expert)))
         mask = np.zeros((2, N_ACTIONS), dtype=np.int8)
         rng = np.random.default_rng(n)
         while not states["done"].all():
-            rules.legal_mask(states, mask)
+            serial(rules.legal_mask)(states, mask)
             rules.step(states, np.argmax(rng.random((2, N_ACTIONS)) * mask, axis=1))
         score = np.zeros((2, 6), dtype=np.int32)
         rules.scores(states, score)

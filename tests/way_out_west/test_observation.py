@@ -19,6 +19,7 @@ from tests import _observation as observation_checks
 from tests._observation import assert_fields
 from tests.way_out_west._random_states import random_states, rotate_seats
 from tests.way_out_west._helpers import setup_done
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.core.sampling import LegalSampler
 from wildwest_envs.way_out_west.data import (A_RAISE, BANK, DEC_AUCTION_BID, DEC_CHOOSE_ACTION, HOTEL,
                                              N_DECISION_TYPES)
@@ -26,13 +27,15 @@ from wildwest_envs.way_out_west.game import GAME
 from wildwest_envs.way_out_west.observation import (AUCTION_HIGH_BID, AUCTION_HIGH_BIDDER, BOX_FREE, BOX_INACTIVE,
                                                     BOX_TAKEN, MONEY_SCALE, OBS, OBS_SIZE, OWNER_COLUMNS,
                                                     SEAT_BID, SEAT_BIDDING, SEAT_CASH, SEAT_INCOME, SEAT_PRESENT,
-                                                    SEAT_TURN_POSITION, SEAT_VP, TOWN_COWBOYS, TOWN_OWNER, observe)
+                                                    SEAT_TURN_POSITION, SEAT_VP, TOWN_COWBOYS, TOWN_OWNER,
+                                                    observe as observe_kernel)
 from wildwest_envs.way_out_west.positions import ABILENE, DEADWOOD, box, play, position, town
 
 EXPECTED_FIELDS = {"round": (12,), "rounds_left": (1,), "num_players": (3,), "decision": (23,),
                    "acting_seat": (5,), "lap": (2,), "frontier": (5,), "wanted_supply": (1,), "towns": (5, 52),
                    "seats": (5, 27), "boxes": (19, 7), "auction": (8,), "pending": (42,), "gunfight": (44,)}
 
+observe = serial(observe_kernel)  # the build Game runs (core.kernels.serial): no parallel build of the tests' own
 observe_all = partial(observation_checks.observe_all, observe, OBS_SIZE)  # (states, seat): all rows written
 
 

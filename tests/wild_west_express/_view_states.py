@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from tests import _observation as observation_checks
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import (CARD_CLASS, CLASS_PERSONAL, DEC_PRE_ROLL, DEC_TELEGRAM_DRAWN,
@@ -65,7 +66,7 @@ def random_states(num_players: int, n_games: int = GAMES_PER_CONFIG, seed: int =
     kept = [states.copy()]
     step = 0
     while not states["done"].all():
-        rules.legal_mask(states, masks)
+        serial(rules.legal_mask)(states, masks)
         rules.step(states, random_actions(masks, rng))
         step += 1
         keep = _kept(states, step)
@@ -81,7 +82,7 @@ def play_first_legal_until(states: np.ndarray, decision: int) -> None:
     """Take the lowest legal action until every game reaches ``decision`` (setup: §5)."""
     masks = np.zeros((len(states), N_ACTIONS), dtype=np.int8)
     while (states["decision"] != decision).any():
-        rules.legal_mask(states, masks)
+        serial(rules.legal_mask)(states, masks)
         rules.step(states, np.argmax(masks, axis=1).astype(np.int64))
 
 

@@ -11,6 +11,7 @@ import pytest
 from numba import njit
 
 from tests.wild_west_express._view_states import new_games, random_actions
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import A_END, DEC_PRE_ROLL, N_ACTIONS
 from wildwest_envs.wild_west_express.preroll import any_pre_roll_option, mark_pre_roll, pre_roll_legal
@@ -23,7 +24,7 @@ def _pre_roll_states(options: dict, n_games: int = 24, seed: int = 0) -> list:
     masks = np.zeros((n_games, N_ACTIONS), dtype=np.int8)
     kept, step = [], 0
     while not states["done"].all():
-        rules.legal_mask(states, masks)
+        serial(rules.legal_mask)(states, masks)
         rules.step(states, random_actions(masks, rng))
         step += 1
         pick = (states["decision"] == DEC_PRE_ROLL) & (step % 3 == 0)

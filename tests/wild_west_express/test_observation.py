@@ -28,7 +28,8 @@ from wildwest_envs.wild_west_express.data import (DEC_TELEGRAM_DRAWN, IS_CITY, M
 from wildwest_envs.wild_west_express.observation import (CARD_COUNT_SCALE, MONEY_SCALE, OBS, OBS_SIZE,
                                                          OTHER_TRAIN_BOUND_CARDS, OTHER_TRAIN_COLUMNS,
                                                          OWN_TRAIN_COLUMNS, SEAT_CARDS, SEAT_CASH, SEAT_COLUMNS,
-                                                         SEAT_PRESENT, SEAT_VP, TRAIN_EXISTS, observe)
+                                                         SEAT_PRESENT, SEAT_VP, TRAIN_EXISTS, observe as observe_kernel)
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.wild_west_express.state import NOBODY
 
 EXPECTED_FIELDS = {  # name: shape; §16.4, with context and own_cards split as the module docstring says
@@ -43,6 +44,7 @@ SEAT_MOVED_FIELDS = ("cash", "dynamite_bought", "hire_used", "n_desperados", "st
                      "train_large", "train_pos", "train_from", "train_cargo", "train_wait", "train_debt",
                      "train_creditor", "train_moved", "train_armed", "desp_pos")  # first axis = seat
 
+observe = serial(observe_kernel)  # the build Game runs (core.kernels.serial): no parallel build of the tests' own
 observe_all = partial(observation_checks.observe_all, observe, OBS_SIZE)  # (states, seat): all rows written
 
 

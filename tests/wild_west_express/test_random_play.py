@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.core.rng import game_seeds
 from wildwest_envs.wild_west_express import rules
 from wildwest_envs.wild_west_express.data import DYNAMITE_SUPPLY, N_ACTIONS, N_CARDS
@@ -14,7 +15,8 @@ from wildwest_envs.registry import get_game
 
 _INIT = get_game("wild_west_express_v0").init_kernel  # the serial deal the library runs (core.kernels.serial)
 
-N_GAMES = 32  # per player count; the generic tests/test_random_play_invariants.py plays 3,000 default games over every player count
+# per player count; the generic tests/test_random_play_invariants.py plays 3,000 default games over every player count
+N_GAMES = 32
 
 
 def _cards_accounted(states: np.ndarray) -> np.ndarray:
@@ -43,7 +45,7 @@ def _play_random(n: int, options: dict, games: int) -> None:
     for _ in range(20_000):
         if states["done"].all():
             break
-        rules.legal_mask(states, masks)
+        serial(rules.legal_mask)(states, masks)
         live = ~states["done"]
         assert (masks[live].sum(axis=1) > 0).all()
         assert (masks[~live] == 0).all()

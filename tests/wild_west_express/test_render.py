@@ -10,6 +10,7 @@ from tests.wild_west_express._view_states import (PLAYER_COUNTS, change_generato
                                                   random_states, swap_drawn_card, swap_held_card)
 from wildwest_envs.wild_west_express import data as D
 from wildwest_envs.wild_west_express import rules
+from wildwest_envs.core.kernels import serial
 from wildwest_envs.wild_west_express.game import GAME
 from wildwest_envs.wild_west_express.names import action_to_string
 from wildwest_envs.wild_west_express import svg
@@ -61,7 +62,7 @@ def test_action_names_over_random_games_are_unique_and_invert(n):
     states = random_states(n)
     picks = np.linspace(0, len(states) - 1, NAMED_STATES).astype(int)
     masks = np.zeros((len(states), D.N_ACTIONS), np.int8)
-    rules.legal_mask(states.copy(), masks)  # a writeable copy: no build for read-only records
+    serial(rules.legal_mask)(states.copy(), masks)  # a writeable copy: no build for read-only records
     rng = np.random.default_rng(n)
     for b in picks:
         names = all_names(states[b:b + 1])

@@ -202,8 +202,9 @@ def batch_kernels(module: str, empty_record: np.ndarray, init_one, legal_mask_on
     step_and_mask_kernel = build(_step_and_mask, step_and_mask, True, **counting)
 
     def step(states: np.ndarray, actions: np.ndarray) -> None:
-        """``step_and_mask`` without masks."""
-        step_and_mask_kernel(states, actions, NO_MASKS, NO_DRAWS)
+        """``step_and_mask`` without masks, by the builds ``Game`` runs (``core.kernels.dual``: the serial build for a
+        small batch, its chunks in parallel for a large one), so a direct caller compiles no third build."""
+        dual(step_and_mask_kernel)(states, actions, NO_MASKS, NO_DRAWS)
 
     step.__module__, step.__qualname__ = module, "step"
     return BatchKernels(init=build(_init, init, True, **counting),
