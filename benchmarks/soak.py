@@ -159,10 +159,12 @@ def _play(chunk: Chunk, result: dict) -> None:
     from wildwest_envs.core import batch
     from wildwest_envs.core.rng import game_seeds
     from wildwest_envs.core.runner import Dealer
+    from wildwest_envs.core.kernels import dual
     from wildwest_envs.core.sampling import sample_legal
     from wildwest_envs.registry import get_game
 
     game = get_game(chunk.game)
+    sample = dual(sample_legal)  # the builds the library runs (core.kernels)
     run_seed = chunk.seed + VARIANT_SEED_STRIDE * chunk.variant
     dealer = Dealer(game, run_seed, chunk.options, next_game=chunk.first)  # games first .. first + n - 1
     action_seeds = game_seeds(run_seed ^ SAMPLER_SALT, chunk.n, chunk.first)
@@ -181,7 +183,7 @@ def _play(chunk: Chunk, result: dict) -> None:
         if chunk.observe_every and step % chunk.observe_every == 0:
             seats = (step // chunk.observe_every) % states["num_players"].astype(np.int64)
             game.observe(states, seats)
-        sample_legal(masks, rng, actions)
+        sample(masks, rng, actions)
         if bad:  # the kernels assume a legal action: never step a game that has none
             states["done"][list(bad)] = True
         game.step(states, actions, check=False)
@@ -533,7 +535,8 @@ def parse_args(argv=None):
     p.add_argument("--chunk", type=int, default=5000, help="games per chunk (a task of one worker)")
     p.add_argument("--width", type=int, default=1024, help="games stepped together in a worker")
     p.add_argument("--seed", type=int, default=0, help="run seed")
-    p.add_argument("--observe-every", type=int, default=4, help="observe one seat of every game every N steps (0: never)")
+    p.add_argument("--observe-every", type=int, default=4,
+                   help="observe one seat of every game every N steps (0: never)")
     p.add_argument("--step-guard", type=int, default=100_000, help="a game still going after this many decisions fails")
     p.add_argument("--warmup", type=int, default=2, help="chunks per worker before memory growth is measured")
     p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="Markdown results file to merge into")

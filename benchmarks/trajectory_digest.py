@@ -45,9 +45,11 @@ def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 
     """SHA-256 of the masks, records (less ``exclude_fields``) and sampled observations of ``n_games`` random
     games of one variant."""
     from wildwest_envs.core.rng import game_seeds
+    from wildwest_envs.core.kernels import dual
     from wildwest_envs.core.runner import Dealer
     from wildwest_envs.core.sampling import sample_legal
 
+    sample = dual(sample_legal)  # the builds the library runs (core.kernels)
     run_seed = seed + VARIANT_SEED_STRIDE * variant
     states = Dealer(game, run_seed, options).deal(n_games)
     rng = game_seeds(run_seed ^ SAMPLER_SALT, n_games, 0).copy()
@@ -57,7 +59,7 @@ def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 
     while not game.finished(states).all():
         game.legal_mask(states, masks)
         digest.update(masks.tobytes())
-        sample_legal(masks, rng, actions)
+        sample(masks, rng, actions)
         game.step(states, actions, check=False)
         digest.update(record_bytes(states, exclude_fields))
         if int(states["n_decisions"].max()) % 16 == 0:

@@ -32,12 +32,11 @@ import numba
 import numpy as np
 import pytest
 
-from tests._play import ACTION_SALT, action_rngs, mid_game_states, without_rng
+from tests._play import ACTION_SALT, action_rngs, mid_game_states, sample_legal, without_rng
 from tests.conftest import GAME_NAMES, SERIAL_BELOW_DEFAULT
 from wildwest_envs import make
 from wildwest_envs.core import kernels
 from wildwest_envs.core.rng import game_seed, game_seeds, game_seeds_at
-from wildwest_envs.core.sampling import sample_legal
 from wildwest_envs.registry import get_game
 
 MAX_STEPS = 400  # decisions compared per game (each game to its end if shorter)

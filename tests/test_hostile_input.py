@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests._play import action_rngs, mid_game_states, play_to_end
+from tests._play import action_rngs, mid_game_states, play_to_end, sample_legal
 from tests.conftest import GAME_NAMES
 from wildwest_envs import make
 from wildwest_envs.core.vector import VectorEnv
@@ -110,9 +110,10 @@ def test_env_rejects_out_of_range_and_illegal_integers_of_every_type(name, data)
     illegal = np.setdiff1d(np.arange(n), legal)
     kind = data.draw(st.sampled_from(INTEGER_TYPES))
     info = np.iinfo(kind)
+    fits = [int(v) for v in illegal if v <= info.max]
     value = data.draw(st.one_of(st.integers(max(info.min, -(2**70)), -1) if info.min < 0 else st.nothing(),
                                 st.integers(n, info.max) if info.max >= n else st.nothing(),
-                                st.sampled_from(fits) if (fits := [int(v) for v in illegal if v <= info.max]) else st.nothing()))
+                                st.sampled_from(fits) if fits else st.nothing()))
     before = raw.states.tobytes()
     with pytest.raises(ValueError) as error:
         env.step(kind(value))
@@ -134,7 +135,6 @@ def test_env_none_before_the_end_and_steps_after_it(name):
     with pytest.raises(ValueError, match="None"):
         env.step(None)
     rngs = action_rngs([0])
-    from wildwest_envs.core.sampling import sample_legal
     out = np.zeros(1, dtype=np.int64)
     finished_once = False
     for agent in env.agent_iter():
@@ -235,7 +235,8 @@ def test_unknown_options_are_refused(name, option, value):
 @given(reward_mode=ODD_VALUES, render_mode=ODD_VALUES)
 def test_bad_reward_and_render_modes(name, reward_mode, render_mode):
     """``reward_mode`` / ``render_mode`` outside their choices are ValueErrors naming them."""
-    if isinstance(reward_mode, str) and reward_mode in ("win", "rank", "score", "margin") or isinstance(render_mode, str):
+    valid_reward_mode = isinstance(reward_mode, str) and reward_mode in ("win", "rank", "score", "margin")
+    if valid_reward_mode or isinstance(render_mode, str):
         return  # text may happen to be a valid mode; other text is covered by test_core_api
     if reward_mode is not None:
         with pytest.raises(ValueError, match="reward_mode"):

@@ -161,7 +161,7 @@ def test_sample_legal_chunked_search_matches_a_plain_scan(n_actions):
     rng = gen.integers(0, 2**63, size=400, dtype=np.uint64)
     expected = [_reference_sample(m, int(r)) for m, r in zip(masks, rng)]
     out = np.zeros(400, dtype=np.int64)
-    sample_legal(masks, rng, out)
+    serial(sample_legal)(masks, rng, out)
     assert out.tolist() == [a for a, _ in expected]
     assert rng.tolist() == [r for _, r in expected]
 
@@ -222,7 +222,7 @@ def test_sample_legal_draws_uniformly_over_chunk_boundaries():
     masks = np.zeros((20000, 130), dtype=np.int8)
     masks[:, legal] = 1
     out = np.zeros(len(masks), dtype=np.int64)
-    sample_legal(masks, np.arange(len(masks), dtype=np.uint64), out)
+    serial(sample_legal)(masks, np.arange(len(masks), dtype=np.uint64), out)
     counts = np.bincount(out, minlength=130)
     assert set(np.flatnonzero(counts)) == set(legal)
     assert np.all(np.abs(counts[legal] - len(masks) / len(legal)) < 5 * np.sqrt(len(masks) / len(legal)))
@@ -250,7 +250,8 @@ def test_builds_compile_only_where_a_use_needs_them():
 @pytest.mark.parametrize("name", ["colt_express", "wild_west_express", "way_out_west"])
 def test_a_rules_modules_step_runs_the_builds_the_game_runs(name):
     """``rules.step`` (``core.engine.batch_kernels``) steps as ``Game.step`` does, by the builds ``dual`` picks: the
-    parallel decorator's own build, which no use needs, is never compiled (in this process, by any test)."""
+    parallel decorator's own build of a game's kernels and of the sampler, which no use needs, is never compiled
+    (in this process, by any test: the library and the tests run ``dual`` and ``serial`` builds only)."""
     import importlib
 
     from wildwest_envs.registry import get_game
@@ -263,7 +264,7 @@ def test_a_rules_modules_step_runs_the_builds_the_game_runs(name):
     rules.step(states, actions)
     game.step(expected, actions)
     assert states.tobytes() == expected.tobytes() and (states["n_decisions"] == 1).all()
-    for kernel in (rules.init, rules.legal_mask, rules.step_and_mask):
+    for kernel in (rules.init, rules.legal_mask, rules.step_and_mask, sample_legal):
         assert not kernel.overloads, kernel
 
 
