@@ -3,7 +3,11 @@
 ``make_game(map)`` builds the ``Game`` of a map: the record dtype, the action
 and observation sizes and the kernels all follow from the map, and every
 kernel receives the map's tables as its last argument (``maps`` docstring), so
-one compiled engine serves every map. ``GAME`` is the western USA map's.
+one engine's code serves every map. Its compiled builds serve the maps of one
+size: the record dtype and the tables' record carry the map's hex and step counts
+in their numba types, so a map of other sizes compiles the kernels once more on its
+first game (45 s on the 2-core machine with the western USA map's builds cached, then
+1 s from the cache). ``GAME`` is the western USA map's.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ builds a ``RailMap``: Python-side names and lists for rendering and agents,
 and ``tables``, one read-only numpy record of the map's arrays (fields named
 by ``TABLE_FIELDS``: ``tables.hexes``, ``tables.steps``, ...) that every kernel
 receives as its last argument (numba freezes global arrays at compile time, so
-passing the tables keeps one compiled engine for every map).
+passing the tables keeps one engine's code for every map; the shapes of the
+tables' arrays are part of the record's numba type, so a map of other sizes gets
+builds of its own, ``game`` module docstring).
 
 Why one record and not a tuple of arrays: numba passes a record to a compiled
 helper as one pointer, and its field arrays have shapes and strides known at
