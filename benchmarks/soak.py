@@ -157,9 +157,9 @@ def play_chunk(chunk: Chunk) -> dict:
 
 def _play(chunk: Chunk, result: dict) -> None:
     from wildwest_envs.core import batch
+    from wildwest_envs.core.kernels import dual
     from wildwest_envs.core.rng import game_seeds
     from wildwest_envs.core.runner import Dealer
-    from wildwest_envs.core.kernels import dual
     from wildwest_envs.core.sampling import sample_legal
     from wildwest_envs.registry import get_game
 

@@ -44,8 +44,8 @@ def variant_digest(game, options: dict, variant: int, n_games: int, seed: int = 
                    exclude_fields: tuple = ()) -> str:
     """SHA-256 of the masks, records (less ``exclude_fields``) and sampled observations of ``n_games`` random
     games of one variant."""
-    from wildwest_envs.core.rng import game_seeds
     from wildwest_envs.core.kernels import dual
+    from wildwest_envs.core.rng import game_seeds
     from wildwest_envs.core.runner import Dealer
     from wildwest_envs.core.sampling import sample_legal
 
